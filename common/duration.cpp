@@ -1,0 +1,71 @@
+#include "common/duration.h"
+
+#include <cstdio>
+#include <limits>
+
+namespace stackscope {
+
+namespace {
+struct Unit {
+  std::string_view name;
+  int64_t ns;
+};
+// Longer names first so "ms" is not read as "m" followed by garbage.
+constexpr Unit kUnits[] = {{"ns", 1},          {"us", 1000},           {"ms", 1000000},
+                           {"s", 1000000000LL}, {"m", 60000000000LL}, {"h", 3600000000000LL}};
+}  // namespace
+
+std::optional<int64_t> parseDuration(std::string_view text) {
+  if (text.empty()) return std::nullopt;
+  int64_t total = 0;
+  size_t i = 0;
+  while (i < text.size()) {
+    int64_t value = 0;
+    const size_t digits_start = i;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
+      if (value > (std::numeric_limits<int64_t>::max() - 9) / 10) return std::nullopt;
+      value = value * 10 + (text[i] - '0');
+      ++i;
+    }
+    if (i == digits_start) return std::nullopt;
+    const Unit* unit = nullptr;
+    for (const Unit& candidate : kUnits) {
+      if (text.substr(i, candidate.name.size()) == candidate.name) {
+        unit = &candidate;
+        break;
+      }
+    }
+    if (!unit) return std::nullopt;
+    i += unit->name.size();
+    if (value > (std::numeric_limits<int64_t>::max() - total) / unit->ns) return std::nullopt;
+    total += value * unit->ns;
+  }
+  return total;
+}
+
+std::string formatDuration(int64_t ns) {
+  char buf[64];
+  const char* sign = ns < 0 ? "-" : "";
+  const uint64_t v = ns < 0 ? static_cast<uint64_t>(-(ns + 1)) + 1 : static_cast<uint64_t>(ns);
+  constexpr uint64_t kMinute = 60000000000ULL, kHour = 60 * kMinute;
+  if (v >= kHour) {
+    const uint64_t m = (v % kHour) / kMinute;
+    if (m) std::snprintf(buf, sizeof buf, "%s%lluh%llum", sign, (unsigned long long)(v / kHour), (unsigned long long)m);
+    else std::snprintf(buf, sizeof buf, "%s%lluh", sign, (unsigned long long)(v / kHour));
+  } else if (v >= kMinute) {
+    const double s = double(v % kMinute) / 1e9;
+    if (s >= 0.05) std::snprintf(buf, sizeof buf, "%s%llum%.1fs", sign, (unsigned long long)(v / kMinute), s);
+    else std::snprintf(buf, sizeof buf, "%s%llum", sign, (unsigned long long)(v / kMinute));
+  } else if (v >= 1000000000ULL) {
+    std::snprintf(buf, sizeof buf, "%s%.3gs", sign, double(v) / 1e9);
+  } else if (v >= 1000000ULL) {
+    std::snprintf(buf, sizeof buf, "%s%.3gms", sign, double(v) / 1e6);
+  } else if (v >= 1000ULL) {
+    std::snprintf(buf, sizeof buf, "%s%.3gus", sign, double(v) / 1e3);
+  } else {
+    std::snprintf(buf, sizeof buf, "%s%lluns", sign, (unsigned long long)v);
+  }
+  return buf;
+}
+
+}  // namespace stackscope

@@ -1,0 +1,102 @@
+// Reads a recording file written by RecordingWriter, tolerating torn tails (kill -9) and
+// corrupted chunks: those are skipped with a warning, never fatal. Front-end only.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "format/records.h"
+#include "format/writer.h"
+
+namespace stackscope::format {
+
+class FormatError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct FileHeader {
+  uint16_t version = 0;
+  uint16_t oldest_reader = 0;
+  uint32_t features = 0;
+};
+
+struct ChunkInfo {
+  uint64_t offset = 0;  // of the chunk header
+  ChunkKind kind = ChunkKind::Event;
+  uint32_t payload_size = 0;  // compressed bytes after the header
+  uint32_t raw_size = 0;
+  uint32_t record_count = 0;
+  int64_t start_ns = 0;
+  int64_t end_ns = 0;
+};
+
+// Receives decoded records in file order. Override what you need.
+class RecordVisitor {
+ public:
+  virtual ~RecordVisitor() = default;
+  virtual void info(const RecordingInfo&) {}
+  virtual void string(uint32_t /*id*/, std::string_view /*value*/) {}
+  virtual void method(const MethodRecord&) {}
+  virtual void stack(const StackRecord&) {}
+  virtual void thread(const ThreadRecord&) {}
+  virtual void sample(const SampleRecord&) {}
+  virtual void threadStart(const ThreadEventRecord&) {}
+  virtual void threadEnd(const ThreadEventRecord&) {}
+  virtual void status(const StatusRecord&) {}
+  virtual void lost(const LostRecord&) {}
+  virtual void end(const RecordingEndRecord&) {}
+  virtual void unknown(uint32_t /*type*/, std::string_view /*payload*/) {}
+};
+
+class RecordingReader {
+ public:
+  static constexpr int64_t kBeginning = std::numeric_limits<int64_t>::min();
+  static constexpr int64_t kEnd = std::numeric_limits<int64_t>::max();
+
+  // Throws FormatError when the file cannot be opened, is not a recording, or needs a
+  // newer reader. A missing index or a torn tail only adds warnings.
+  explicit RecordingReader(const std::string& path);
+  ~RecordingReader();
+  RecordingReader(const RecordingReader&) = delete;
+  RecordingReader& operator=(const RecordingReader&) = delete;
+
+  const FileHeader& header() const { return header_; }
+  const std::vector<ChunkInfo>& chunks() const { return chunks_; }
+  bool indexed() const { return indexed_; }  // false: index missing, chunks found by scanning
+  uint64_t fileSize() const { return file_size_; }
+  uint64_t bytesRead() const { return bytes_read_; }  // header, index and chunks read so far
+  const std::vector<std::string>& warnings() const { return warnings_; }
+
+  // Decodes one chunk. A corrupted chunk adds a warning and returns false.
+  bool readChunk(const ChunkInfo& chunk, RecordVisitor& visitor);
+  // Every map chunk, then the event chunks whose time range meets [from_ns, to_ns].
+  void read(RecordVisitor& visitor, int64_t from_ns = kBeginning, int64_t to_ns = kEnd);
+
+ private:
+  void readHeader();
+  bool readIndex();
+  void scanChunks();
+  bool readAt(uint64_t offset, void* data, size_t size);
+  bool parseChunkHeader(uint64_t offset, ChunkInfo& chunk);
+  void decodeRecords(const ChunkInfo& chunk, const unsigned char* data, size_t size, RecordVisitor& visitor);
+  void warn(std::string message);
+
+  int fd_ = -1;
+  std::string path_;
+  uint64_t file_size_ = 0;
+  uint64_t bytes_read_ = 0;
+  bool indexed_ = false;
+  FileHeader header_;
+  std::vector<ChunkInfo> chunks_;
+  std::vector<std::string> warnings_;
+  std::string payload_;
+  std::string raw_;
+  void* zstd_ctx_ = nullptr;
+};
+
+}  // namespace stackscope::format

@@ -1,0 +1,35 @@
+#include "format/records.h"
+
+namespace stackscope::format {
+
+const char* threadStateName(ThreadState state) {
+  switch (state) {
+    case ThreadState::Running: return "running";
+    case ThreadState::Blocked: return "blocked";
+    case ThreadState::Waiting: return "waiting";
+    case ThreadState::TimedWaiting: return "timed_waiting";
+    case ThreadState::Sleeping: return "sleeping";
+    case ThreadState::Native: return "native";
+    case ThreadState::Unknown: break;
+  }
+  return "unknown";
+}
+
+const char* lostReasonName(LostReason reason) {
+  switch (reason) {
+    case LostReason::NoJavaFrame: return "no_java_frame";
+    case LostReason::NotWalkable: return "not_walkable";
+    case LostReason::GcActive: return "gc_active";
+    case LostReason::ClassLoad: return "class_load";
+    case LostReason::ThreadExiting: return "thread_exiting";
+    case LostReason::Deopt: return "deopt";
+    case LostReason::Safepoint: return "safepoint";
+    case LostReason::UnknownState: return "unknown_state";
+    case LostReason::BufferFull: return "buffer_full";
+    case LostReason::ThreadUnknown: return "thread_unknown";
+    case LostReason::TimerOverrun: return "timer_overrun";
+  }
+  return "other";
+}
+
+}  // namespace stackscope::format

@@ -1,0 +1,143 @@
+// The records of the stackscope recording format, version 1 (docs/format.md is the spec).
+// Shared by the agent (writer) and the front-end (reader): no JVMTI, no exceptions here.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace stackscope::format {
+
+inline constexpr uint16_t kFormatVersion = 1;
+inline constexpr uint16_t kOldestReaderVersion = 1;  // oldest reader that can read what we write
+
+// Feature bits in the file header. A reader refuses a file with a bit it does not know
+// only when that bit is in kRequiredFeatureMask; other unknown bits are informational.
+enum Feature : uint32_t {
+  kFeatureZstdChunks = 1u << 0,
+};
+inline constexpr uint32_t kRequiredFeatureMask = 0x0000ffffu;
+
+enum class ChunkKind : uint8_t { Map = 1, Event = 2 };
+
+enum class RecordType : uint32_t {
+  // map records: referred to by id, each written once, before any event that uses it
+  RecordingInfo = 1,
+  String = 2,
+  Method = 3,
+  Stack = 4,
+  Thread = 5,
+  // event records: carry a time
+  Sample = 16,
+  ThreadStart = 17,
+  ThreadEnd = 18,
+  Status = 19,
+  Lost = 20,
+  RecordingEnd = 21,
+};
+
+enum class ThreadState : uint8_t {
+  Unknown = 0,
+  Running = 1,       // runnable, on or waiting for a CPU
+  Blocked = 2,       // blocked entering a monitor
+  Waiting = 3,       // Object.wait / park without timeout
+  TimedWaiting = 4,  // wait / park with timeout
+  Sleeping = 5,      // Thread.sleep
+  Native = 6,        // running native code (may be blocked in a system call)
+};
+inline constexpr int kThreadStateCount = 7;
+const char* threadStateName(ThreadState state);
+
+// Why a sample that was due was not taken. Values are stable: they are written to files.
+enum class LostReason : uint8_t {
+  NoJavaFrame = 1,      // thread had no Java frame on its stack
+  NotWalkable = 2,      // the JVM could not walk the stack at that instant
+  GcActive = 3,         // a GC was running
+  ClassLoad = 4,        // a method on the stack was being loaded
+  ThreadExiting = 5,    // the thread was exiting
+  Deopt = 6,            // a frame was being deoptimized
+  Safepoint = 7,        // the thread was at a safepoint transition
+  UnknownState = 8,     // any other stack walk failure
+  BufferFull = 9,       // the sample buffer was full
+  ThreadUnknown = 10,   // the signal hit a thread the agent does not know (yet)
+  TimerOverrun = 11,    // the timer fired while an earlier signal was still pending
+};
+inline constexpr int kLostReasonMax = 11;
+const char* lostReasonName(LostReason reason);
+
+struct RecordingInfo {
+  int64_t start_epoch_ns = 0;  // wall-clock time of time 0
+  std::string mode;            // "cpu" or "wall"
+  int64_t interval_ns = 0;     // sampling interval
+  int64_t status_interval_ns = 0;
+  int64_t pid = 0;
+  std::string jvm;             // VM name and version
+  std::string options;         // the agent options as given
+};
+
+struct LineEntry {
+  uint32_t bci = 0;
+  uint32_t line = 0;
+};
+
+struct MethodRecord {
+  uint32_t id = 0;
+  uint32_t class_name = 0;    // string id: Java name, "pkg.Outer$Inner"
+  uint32_t method_name = 0;   // string id
+  uint32_t signature = 0;     // string id: JVM descriptor "(I)V"
+  uint32_t source_file = 0;   // string id, 0 = unknown
+  std::vector<LineEntry> lines;  // sorted by bci
+};
+
+struct Frame {
+  uint32_t method = 0;  // method id
+  int32_t bci = 0;      // bytecode index; negative = no bci (native method, unknown)
+  bool operator==(const Frame&) const = default;
+};
+
+struct StackRecord {
+  uint32_t id = 0;
+  std::vector<Frame> frames;  // innermost (top) frame first
+};
+
+struct ThreadRecord {
+  uint32_t id = 0;
+  std::string name;
+  int64_t os_tid = 0;
+  int64_t java_id = 0;  // java.lang.Thread id, 0 when unknown
+};
+
+struct SampleRecord {
+  int64_t time_ns = 0;  // since the recording's time 0 (monotonic)
+  uint32_t thread = 0;
+  uint32_t stack = 0;
+  ThreadState state = ThreadState::Running;
+  uint32_t weight = 1;  // samples this record stands for
+};
+
+struct ThreadEventRecord {  // ThreadStart and ThreadEnd
+  int64_t time_ns = 0;
+  uint32_t thread = 0;
+};
+
+struct StatusRecord {
+  int64_t time_ns = 0;
+  uint32_t cpu_load_permille = 0;  // process CPU over the last interval, 1000 = all cores busy
+  uint64_t gc_count = 0;           // cumulative
+  uint64_t gc_time_ns = 0;         // cumulative
+  uint64_t heap_used = 0;          // bytes
+  uint64_t heap_committed = 0;     // bytes
+  uint32_t live_threads = 0;
+};
+
+struct LostRecord {
+  int64_t time_ns = 0;
+  LostReason reason = LostReason::UnknownState;
+  uint64_t count = 0;  // samples lost for that reason since the previous Lost record
+};
+
+struct RecordingEndRecord {
+  int64_t time_ns = 0;
+};
+
+}  // namespace stackscope::format

@@ -1,0 +1,248 @@
+#include "format/writer.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "format/bytes.h"
+#include "format/layout.h"
+
+namespace stackscope::format {
+
+namespace {
+constexpr int kZstdLevel = 3;  // fast and within a few percent of the best ratio on our data
+}
+
+size_t RecordingWriter::FramesHash::operator()(const std::vector<Frame>& frames) const {
+  return fnv1a(frames.data(), frames.size() * sizeof(Frame));
+}
+
+RecordingWriter::~RecordingWriter() {
+  if (fd_ >= 0) ::close(fd_);
+  ZSTD_freeCCtx(static_cast<ZSTD_CCtx*>(zstd_ctx_));
+}
+
+bool RecordingWriter::fail(std::string message) {
+  error_ = std::move(message);
+  return false;
+}
+
+bool RecordingWriter::open(const std::string& path) {
+  fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd_ < 0) return fail("cannot create '" + path + "': " + std::strerror(errno));
+  zstd_ctx_ = ZSTD_createCCtx();
+  if (!zstd_ctx_) return fail("cannot create a zstd context");
+  ZSTD_CCtx_setParameter(static_cast<ZSTD_CCtx*>(zstd_ctx_), ZSTD_c_compressionLevel, kZstdLevel);
+  std::string header(reinterpret_cast<const char*>(layout::kFileMagic), sizeof(layout::kFileMagic));
+  putFixed<uint16_t>(header, kFormatVersion);
+  putFixed<uint16_t>(header, kOldestReaderVersion);
+  putFixed<uint32_t>(header, kFeatureZstdChunks);
+  return writeAll(header.data(), header.size());
+}
+
+bool RecordingWriter::writeAll(const void* data, size_t size) {
+  const char* p = static_cast<const char*>(data);
+  while (size > 0) {
+    const ssize_t n = ::write(fd_, p, size);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return fail(std::string("write failed: ") + std::strerror(errno));
+    }
+    p += n;
+    size -= static_cast<size_t>(n);
+    offset_ += static_cast<uint64_t>(n);
+  }
+  return true;
+}
+
+// Records are `type varint, length varint, body`; the body is built in scratch_ first.
+void RecordingWriter::beginRecord(PendingChunk&, RecordType, std::string& body) { body.clear(); }
+
+void RecordingWriter::endRecord(PendingChunk& chunk, RecordType type, const std::string& body) {
+  putVarint(chunk.raw, static_cast<uint32_t>(type));
+  putBytes(chunk.raw, body);
+  ++chunk.records;
+}
+
+void RecordingWriter::putEventTime(PendingChunk& chunk, std::string& body, int64_t time_ns) {
+  putSigned(body, time_ns - chunk.last_ns);
+  chunk.last_ns = time_ns;
+  if (time_ns < chunk.start_ns) chunk.start_ns = time_ns;
+  if (time_ns > chunk.end_ns) chunk.end_ns = time_ns;
+}
+
+uint32_t RecordingWriter::internString(std::string_view value) {
+  auto [it, inserted] = strings_.try_emplace(std::string(value), static_cast<uint32_t>(strings_.size() + 1));
+  if (inserted) {
+    beginRecord(map_, RecordType::String, scratch_);
+    putVarint(scratch_, it->second);
+    putBytes(scratch_, value);
+    endRecord(map_, RecordType::String, scratch_);
+  }
+  return it->second;
+}
+
+uint32_t RecordingWriter::internStack(const Frame* frames, size_t count) {
+  stack_key_.assign(frames, frames + count);
+  auto [it, inserted] = stacks_.try_emplace(stack_key_, static_cast<uint32_t>(stacks_.size() + 1));
+  if (inserted) {
+    beginRecord(map_, RecordType::Stack, scratch_);
+    putVarint(scratch_, it->second);
+    putVarint(scratch_, count);
+    for (size_t i = 0; i < count; ++i) {
+      putVarint(scratch_, frames[i].method);
+      putSigned(scratch_, frames[i].bci);
+    }
+    endRecord(map_, RecordType::Stack, scratch_);
+  }
+  return it->second;
+}
+
+void RecordingWriter::writeInfo(const RecordingInfo& info) {
+  beginRecord(map_, RecordType::RecordingInfo, scratch_);
+  putSigned(scratch_, info.start_epoch_ns);
+  putBytes(scratch_, info.mode);
+  putSigned(scratch_, info.interval_ns);
+  putSigned(scratch_, info.status_interval_ns);
+  putSigned(scratch_, info.pid);
+  putBytes(scratch_, info.jvm);
+  putBytes(scratch_, info.options);
+  endRecord(map_, RecordType::RecordingInfo, scratch_);
+}
+
+void RecordingWriter::writeMethod(const MethodRecord& method) {
+  beginRecord(map_, RecordType::Method, scratch_);
+  putVarint(scratch_, method.id);
+  putVarint(scratch_, method.class_name);
+  putVarint(scratch_, method.method_name);
+  putVarint(scratch_, method.signature);
+  putVarint(scratch_, method.source_file);
+  putVarint(scratch_, method.lines.size());
+  for (const LineEntry& entry : method.lines) {
+    putVarint(scratch_, entry.bci);
+    putVarint(scratch_, entry.line);
+  }
+  endRecord(map_, RecordType::Method, scratch_);
+}
+
+void RecordingWriter::writeThread(const ThreadRecord& thread) {
+  beginRecord(map_, RecordType::Thread, scratch_);
+  putVarint(scratch_, thread.id);
+  putBytes(scratch_, thread.name);
+  putSigned(scratch_, thread.os_tid);
+  putSigned(scratch_, thread.java_id);
+  endRecord(map_, RecordType::Thread, scratch_);
+}
+
+void RecordingWriter::writeSample(const SampleRecord& sample) {
+  beginRecord(events_, RecordType::Sample, scratch_);
+  putEventTime(events_, scratch_, sample.time_ns);
+  putVarint(scratch_, sample.thread);
+  putVarint(scratch_, sample.stack);
+  putVarint(scratch_, static_cast<uint8_t>(sample.state));
+  if (sample.weight != 1) putVarint(scratch_, sample.weight);  // optional trailing field
+  endRecord(events_, RecordType::Sample, scratch_);
+  samples_ += sample.weight;
+  if (events_.raw.size() >= kMaxChunkRawBytes) flush();
+}
+
+void RecordingWriter::writeThreadStart(const ThreadEventRecord& event) {
+  beginRecord(events_, RecordType::ThreadStart, scratch_);
+  putEventTime(events_, scratch_, event.time_ns);
+  putVarint(scratch_, event.thread);
+  endRecord(events_, RecordType::ThreadStart, scratch_);
+}
+
+void RecordingWriter::writeThreadEnd(const ThreadEventRecord& event) {
+  beginRecord(events_, RecordType::ThreadEnd, scratch_);
+  putEventTime(events_, scratch_, event.time_ns);
+  putVarint(scratch_, event.thread);
+  endRecord(events_, RecordType::ThreadEnd, scratch_);
+}
+
+void RecordingWriter::writeStatus(const StatusRecord& status) {
+  beginRecord(events_, RecordType::Status, scratch_);
+  putEventTime(events_, scratch_, status.time_ns);
+  putVarint(scratch_, status.cpu_load_permille);
+  putVarint(scratch_, status.gc_count);
+  putVarint(scratch_, status.gc_time_ns);
+  putVarint(scratch_, status.heap_used);
+  putVarint(scratch_, status.heap_committed);
+  putVarint(scratch_, status.live_threads);
+  endRecord(events_, RecordType::Status, scratch_);
+}
+
+void RecordingWriter::writeLost(const LostRecord& lost) {
+  beginRecord(events_, RecordType::Lost, scratch_);
+  putEventTime(events_, scratch_, lost.time_ns);
+  putVarint(scratch_, static_cast<uint8_t>(lost.reason));
+  putVarint(scratch_, lost.count);
+  endRecord(events_, RecordType::Lost, scratch_);
+}
+
+bool RecordingWriter::writeChunk(ChunkKind kind, PendingChunk& chunk) {
+  if (chunk.records == 0) return true;
+  auto* ctx = static_cast<ZSTD_CCtx*>(zstd_ctx_);
+  compressed_.resize(ZSTD_compressBound(chunk.raw.size()));
+  const size_t size = ZSTD_compress2(ctx, compressed_.data(), compressed_.size(), chunk.raw.data(), chunk.raw.size());
+  if (ZSTD_isError(size)) return fail(std::string("zstd: ") + ZSTD_getErrorName(size));
+  const int64_t start = kind == ChunkKind::Map ? 0 : chunk.start_ns;
+  const int64_t end = kind == ChunkKind::Map ? 0 : chunk.end_ns;
+
+  std::string header;
+  putFixed<uint32_t>(header, layout::kChunkMagic);
+  putFixed<uint8_t>(header, static_cast<uint8_t>(kind));
+  putFixed<uint8_t>(header, layout::kCompressionZstd);
+  putFixed<uint16_t>(header, 0);
+  putFixed<uint32_t>(header, static_cast<uint32_t>(size));
+  putFixed<uint32_t>(header, static_cast<uint32_t>(chunk.raw.size()));
+  putFixed<uint32_t>(header, chunk.records);
+  putFixed<uint32_t>(header, fnv1a(compressed_.data(), size));
+  putFixed<int64_t>(header, start);
+  putFixed<int64_t>(header, end);
+  putFixed<uint32_t>(header, fnv1a(header.data(), header.size()));
+
+  index_.push_back({offset_, kind, start, end});
+  // One write per chunk keeps a torn tail to the last chunk only.
+  header.append(compressed_.data(), size);
+  if (!writeAll(header.data(), header.size())) return false;
+  chunk = PendingChunk{};
+  return true;
+}
+
+bool RecordingWriter::flush() {
+  if (fd_ < 0) return fail("recording is not open");
+  // Map before events: an event chunk never refers to an id defined after it.
+  return writeChunk(ChunkKind::Map, map_) && writeChunk(ChunkKind::Event, events_);
+}
+
+bool RecordingWriter::finish(int64_t end_time_ns) {
+  if (fd_ < 0) return fail("recording is not open");
+  beginRecord(events_, RecordType::RecordingEnd, scratch_);
+  putEventTime(events_, scratch_, end_time_ns);
+  endRecord(events_, RecordType::RecordingEnd, scratch_);
+  if (!flush()) return false;
+
+  const uint64_t index_offset = offset_;
+  std::string index;
+  putFixed<uint32_t>(index, layout::kIndexMagic);
+  putFixed<uint32_t>(index, static_cast<uint32_t>(index_.size()));
+  for (const IndexEntry& entry : index_) {
+    putFixed<uint64_t>(index, entry.offset);
+    putFixed<uint8_t>(index, static_cast<uint8_t>(entry.kind));
+    putFixed<int64_t>(index, entry.start_ns);
+    putFixed<int64_t>(index, entry.end_ns);
+  }
+  putFixed<uint32_t>(index, fnv1a(index.data(), index.size()));
+  putFixed<uint64_t>(index, index_offset);
+  index.append(reinterpret_cast<const char*>(layout::kTrailerMagic), sizeof(layout::kTrailerMagic));
+  const bool ok = writeAll(index.data(), index.size());
+  ::close(fd_);
+  fd_ = -1;
+  return ok;
+}
+
+}  // namespace stackscope::format

@@ -1,0 +1,95 @@
+// Writes a recording file: header, zstd-compressed map and event chunks, chunk index.
+// Used by the agent's writer thread (never from a signal handler) and by tests that build
+// recordings by hand. Exception-free: failures are reported by return value and lastError().
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "format/records.h"
+
+namespace stackscope::format {
+
+struct IndexEntry {
+  uint64_t offset = 0;
+  ChunkKind kind = ChunkKind::Event;
+  int64_t start_ns = 0;
+  int64_t end_ns = 0;
+};
+
+class RecordingWriter {
+ public:
+  // An event chunk is cut when its raw size reaches this, even between flushes.
+  static constexpr size_t kMaxChunkRawBytes = 4u << 20;
+
+  RecordingWriter() = default;
+  ~RecordingWriter();
+  RecordingWriter(const RecordingWriter&) = delete;
+  RecordingWriter& operator=(const RecordingWriter&) = delete;
+
+  // Creates (truncates) the file and writes the header.
+  bool open(const std::string& path);
+
+  // Map data. Ids start at 1; 0 means "none". Interned values are written once.
+  uint32_t internString(std::string_view value);
+  uint32_t internStack(const Frame* frames, size_t count);
+  void writeInfo(const RecordingInfo& info);
+  void writeMethod(const MethodRecord& method);  // the caller owns method ids
+  void writeThread(const ThreadRecord& thread);  // the caller owns thread ids
+
+  // Event data, in roughly increasing time (small inversions are allowed).
+  void writeSample(const SampleRecord& sample);
+  void writeThreadStart(const ThreadEventRecord& event);
+  void writeThreadEnd(const ThreadEventRecord& event);
+  void writeStatus(const StatusRecord& status);
+  void writeLost(const LostRecord& lost);
+
+  // Writes the pending map chunk, then the pending event chunk. Every flushed chunk is
+  // complete on disk (write(2) returned), so it survives a kill -9 of the process.
+  bool flush();
+  // Writes the RecordingEnd record, flushes, appends the index and trailer, closes the file.
+  bool finish(int64_t end_time_ns);
+
+  bool isOpen() const { return fd_ >= 0; }
+  const std::string& lastError() const { return error_; }
+  uint64_t bytesWritten() const { return offset_; }
+  uint64_t samplesWritten() const { return samples_; }
+
+ private:
+  struct PendingChunk {
+    std::string raw;
+    uint32_t records = 0;
+    int64_t start_ns = INT64_MAX;
+    int64_t end_ns = INT64_MIN;
+    int64_t last_ns = 0;  // for time deltas inside the chunk
+  };
+  struct FramesHash {
+    size_t operator()(const std::vector<Frame>& frames) const;
+  };
+
+  void beginRecord(PendingChunk& chunk, RecordType type, std::string& body);
+  void endRecord(PendingChunk& chunk, RecordType type, const std::string& body);
+  void putEventTime(PendingChunk& chunk, std::string& body, int64_t time_ns);
+  bool writeChunk(ChunkKind kind, PendingChunk& chunk);
+  bool writeAll(const void* data, size_t size);
+  bool fail(std::string message);
+
+  int fd_ = -1;
+  uint64_t offset_ = 0;
+  uint64_t samples_ = 0;
+  std::string error_;
+  std::string scratch_;
+  std::string compressed_;
+  void* zstd_ctx_ = nullptr;
+  PendingChunk map_;
+  PendingChunk events_;
+  std::vector<IndexEntry> index_;
+  std::unordered_map<std::string, uint32_t> strings_;
+  std::unordered_map<std::vector<Frame>, uint32_t, FramesHash> stacks_;
+  std::vector<Frame> stack_key_;
+};
+
+}  // namespace stackscope::format
