@@ -25,16 +25,6 @@ struct FileHeader {
   uint32_t features = 0;
 };
 
-struct ChunkInfo {
-  uint64_t offset = 0;  // of the chunk header
-  ChunkKind kind = ChunkKind::Event;
-  uint32_t payload_size = 0;  // compressed bytes after the header
-  uint32_t raw_size = 0;
-  uint32_t record_count = 0;
-  int64_t start_ns = 0;
-  int64_t end_ns = 0;
-};
-
 // Receives decoded records in file order. Override what you need.
 class RecordVisitor {
  public:

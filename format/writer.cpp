@@ -205,7 +205,7 @@ bool RecordingWriter::writeChunk(ChunkKind kind, PendingChunk& chunk) {
   putFixed<int64_t>(header, end);
   putFixed<uint32_t>(header, fnv1a(header.data(), header.size()));
 
-  index_.push_back({offset_, kind, start, end});
+  index_.push_back({offset_, kind, static_cast<uint32_t>(size), static_cast<uint32_t>(chunk.raw.size()), chunk.records, start, end});
   // One write per chunk keeps a torn tail to the last chunk only.
   header.append(compressed_.data(), size);
   if (!writeAll(header.data(), header.size())) return false;
@@ -230,9 +230,12 @@ bool RecordingWriter::finish(int64_t end_time_ns) {
   std::string index;
   putFixed<uint32_t>(index, layout::kIndexMagic);
   putFixed<uint32_t>(index, static_cast<uint32_t>(index_.size()));
-  for (const IndexEntry& entry : index_) {
+  for (const ChunkInfo& entry : index_) {
     putFixed<uint64_t>(index, entry.offset);
     putFixed<uint8_t>(index, static_cast<uint8_t>(entry.kind));
+    putFixed<uint32_t>(index, entry.payload_size);
+    putFixed<uint32_t>(index, entry.raw_size);
+    putFixed<uint32_t>(index, entry.record_count);
     putFixed<int64_t>(index, entry.start_ns);
     putFixed<int64_t>(index, entry.end_ns);
   }

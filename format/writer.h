@@ -13,9 +13,13 @@
 
 namespace stackscope::format {
 
-struct IndexEntry {
-  uint64_t offset = 0;
+// Where a chunk is and what it holds: the chunk header's fields, repeated in the index.
+struct ChunkInfo {
+  uint64_t offset = 0;  // of the chunk header
   ChunkKind kind = ChunkKind::Event;
+  uint32_t payload_size = 0;
+  uint32_t raw_size = 0;
+  uint32_t record_count = 0;
   int64_t start_ns = 0;
   int64_t end_ns = 0;
 };
@@ -86,7 +90,7 @@ class RecordingWriter {
   void* zstd_ctx_ = nullptr;
   PendingChunk map_;
   PendingChunk events_;
-  std::vector<IndexEntry> index_;
+  std::vector<ChunkInfo> index_;
   std::unordered_map<std::string, uint32_t> strings_;
   std::unordered_map<std::vector<Frame>, uint32_t, FramesHash> stacks_;
   std::vector<Frame> stack_key_;

@@ -1,0 +1,158 @@
+// Decoding of the records inside one decompressed chunk (RecordingReader::decodeRecords).
+#include "format/bytes.h"
+#include "format/reader.h"
+
+namespace stackscope::format {
+
+namespace {
+
+// Decodes the body of one known record type and hands it to the visitor. Returns false when
+// the body is malformed. `time` carries the chunk's running event time (delta encoded).
+bool decodeBody(RecordType type, ByteCursor& in, int64_t& time, RecordVisitor& v) {
+  auto eventTime = [&] { return time += in.signedVarint(); };
+  switch (type) {
+    case RecordType::RecordingInfo: {
+      RecordingInfo r;
+      r.start_epoch_ns = in.signedVarint();
+      r.mode = in.bytes();
+      r.interval_ns = in.signedVarint();
+      r.status_interval_ns = in.signedVarint();
+      r.pid = in.signedVarint();
+      r.jvm = in.bytes();
+      r.options = in.bytes();
+      if (in.failed()) return false;
+      v.info(r);
+      return true;
+    }
+    case RecordType::String: {
+      const uint32_t id = in.u32();
+      const std::string_view value = in.bytes();
+      if (in.failed()) return false;
+      v.string(id, value);
+      return true;
+    }
+    case RecordType::Method: {
+      MethodRecord r;
+      r.id = in.u32();
+      r.class_name = in.u32();
+      r.method_name = in.u32();
+      r.signature = in.u32();
+      r.source_file = in.u32();
+      const uint64_t n = in.varint();
+      if (n > in.remaining()) return false;  // each entry takes at least one byte
+      r.lines.resize(n);
+      for (LineEntry& e : r.lines) {
+        e.bci = in.u32();
+        e.line = in.u32();
+      }
+      if (in.failed()) return false;
+      v.method(r);
+      return true;
+    }
+    case RecordType::Stack: {
+      StackRecord r;
+      r.id = in.u32();
+      const uint64_t n = in.varint();
+      if (n > in.remaining()) return false;
+      r.frames.resize(n);
+      for (Frame& f : r.frames) {
+        f.method = in.u32();
+        f.bci = static_cast<int32_t>(in.signedVarint());
+      }
+      if (in.failed()) return false;
+      v.stack(r);
+      return true;
+    }
+    case RecordType::Thread: {
+      ThreadRecord r;
+      r.id = in.u32();
+      r.name = in.bytes();
+      r.os_tid = in.signedVarint();
+      r.java_id = in.signedVarint();
+      if (in.failed()) return false;
+      v.thread(r);
+      return true;
+    }
+    case RecordType::Sample: {
+      SampleRecord r;
+      r.time_ns = eventTime();
+      r.thread = in.u32();
+      r.stack = in.u32();
+      r.state = static_cast<ThreadState>(in.u32());
+      if (!in.atEnd()) r.weight = in.u32();
+      if (in.failed()) return false;
+      v.sample(r);
+      return true;
+    }
+    case RecordType::ThreadStart:
+    case RecordType::ThreadEnd: {
+      ThreadEventRecord r;
+      r.time_ns = eventTime();
+      r.thread = in.u32();
+      if (in.failed()) return false;
+      type == RecordType::ThreadStart ? v.threadStart(r) : v.threadEnd(r);
+      return true;
+    }
+    case RecordType::Status: {
+      StatusRecord r;
+      r.time_ns = eventTime();
+      r.cpu_load_permille = in.u32();
+      r.gc_count = in.varint();
+      r.gc_time_ns = in.varint();
+      r.heap_used = in.varint();
+      r.heap_committed = in.varint();
+      r.live_threads = in.u32();
+      if (in.failed()) return false;
+      v.status(r);
+      return true;
+    }
+    case RecordType::Lost: {
+      LostRecord r;
+      r.time_ns = eventTime();
+      r.reason = static_cast<LostReason>(in.u32());
+      r.count = in.varint();
+      if (in.failed()) return false;
+      v.lost(r);
+      return true;
+    }
+    case RecordType::RecordingEnd: {
+      RecordingEndRecord r;
+      r.time_ns = eventTime();
+      if (in.failed()) return false;
+      v.end(r);
+      return true;
+    }
+  }
+  return false;
+}
+
+bool isKnown(uint64_t type) {
+  return (type >= 1 && type <= 5) || (type >= 16 && type <= 21);
+}
+
+}  // namespace
+
+void RecordingReader::decodeRecords(const ChunkInfo& chunk, const unsigned char* data, size_t size, RecordVisitor& visitor) {
+  ByteCursor in(data, size);
+  int64_t time = 0;
+  size_t malformed = 0;
+  while (!in.atEnd()) {
+    const uint64_t type = in.varint();
+    const std::string_view body = in.bytes();
+    if (in.failed()) {
+      warn("chunk at offset " + std::to_string(chunk.offset) + " ends inside a record; the rest of it was skipped");
+      return;
+    }
+    const auto* p = reinterpret_cast<const unsigned char*>(body.data());
+    if (!isKnown(type)) {
+      visitor.unknown(static_cast<uint32_t>(type), body);  // a newer writer's record: skip it
+      continue;
+    }
+    ByteCursor record(p, body.size());
+    if (!decodeBody(static_cast<RecordType>(type), record, time, visitor)) ++malformed;
+  }
+  if (malformed)
+    warn(std::to_string(malformed) + " malformed record(s) in chunk at offset " + std::to_string(chunk.offset) + " were skipped");
+}
+
+}  // namespace stackscope::format

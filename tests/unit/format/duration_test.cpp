@@ -1,0 +1,34 @@
+#include <gtest/gtest.h>
+
+#include "common/duration.h"
+
+namespace stackscope {
+namespace {
+
+TEST(Duration, ParsesUnitsAndCompounds) {
+  EXPECT_EQ(parseDuration("10ms"), 10000000);
+  EXPECT_EQ(parseDuration("250us"), 250000);
+  EXPECT_EQ(parseDuration("500ns"), 500);
+  EXPECT_EQ(parseDuration("2s"), 2000000000);
+  EXPECT_EQ(parseDuration("5m"), 300000000000);
+  EXPECT_EQ(parseDuration("1h40m"), 6000000000000);
+  EXPECT_EQ(parseDuration("1m40s"), 100000000000);
+  EXPECT_EQ(parseDuration("0s"), 0);
+}
+
+TEST(Duration, RefusesWhatIsNotADuration) {
+  for (const char* bad : {"", "10", "ms", "10x", "1.5s", "-1s", "10 ms", "s10", "99999999999999999999s", "9223372036854775807h"})
+    EXPECT_FALSE(parseDuration(bad).has_value()) << bad;
+}
+
+TEST(Duration, FormatsForPeople) {
+  EXPECT_EQ(formatDuration(10000000), "10ms");
+  EXPECT_EQ(formatDuration(2500000000), "2.5s");
+  EXPECT_EQ(formatDuration(6000000000000), "1h40m");
+  EXPECT_EQ(formatDuration(100000000000), "1m40.0s");
+  EXPECT_EQ(formatDuration(250000), "250us");
+  EXPECT_EQ(formatDuration(7), "7ns");
+}
+
+}  // namespace
+}  // namespace stackscope

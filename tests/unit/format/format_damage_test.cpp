@@ -1,0 +1,188 @@
+// Damaged input: truncation at every byte, flipped bytes, unknown records, files that are
+// not recordings or too new. The reader must never crash and never lose data silently.
+#include <gtest/gtest.h>
+#include <zstd.h>
+
+#include "format/bytes.h"
+#include "format/layout.h"
+#include "recording_fixture.h"
+
+namespace stackscope::format {
+namespace {
+
+using testing::Collector;
+using testing::tempPath;
+
+struct Outcome {
+  bool opened = false;
+  size_t samples = 0;
+  size_t warnings = 0;
+};
+
+Outcome readAll(const std::string& path) {
+  Outcome o;
+  try {
+    RecordingReader reader(path);
+    Collector c;
+    reader.read(c);
+    o.opened = true;
+    o.samples = c.samples.size();
+    o.warnings = reader.warnings().size();
+  } catch (const FormatError&) {
+  }
+  return o;
+}
+
+TEST(FormatDamage, TruncatedAtEveryByteKeepsEveryCompleteChunk) {
+  const std::string full_path = tempPath("full.ssr");
+  testing::writeSmallRecording(full_path);
+  const std::string bytes = testing::readFile(full_path);
+
+  // Samples per event chunk, and where each chunk ends, from the intact file.
+  std::vector<std::pair<uint64_t, size_t>> chunk_ends;
+  {
+    RecordingReader reader(full_path);
+    for (const ChunkInfo& chunk : reader.chunks()) {
+      Collector c;
+      ASSERT_TRUE(reader.readChunk(chunk, c));
+      chunk_ends.emplace_back(chunk.offset + layout::kChunkHeaderSize + chunk.payload_size, c.samples.size());
+    }
+  }
+  const std::string cut_path = tempPath("cut.ssr");
+  for (size_t length = 0; length < bytes.size(); ++length) {
+    testing::writeFile(cut_path, bytes.substr(0, length));
+    const Outcome o = readAll(cut_path);
+    if (length < layout::kFileHeaderSize) {
+      EXPECT_FALSE(o.opened) << "length " << length;
+      continue;
+    }
+    ASSERT_TRUE(o.opened) << "length " << length;
+    size_t expected = 0;
+    for (auto [end, samples] : chunk_ends)
+      if (end <= length) expected += samples;
+    EXPECT_EQ(o.samples, expected) << "length " << length;
+    EXPECT_GT(o.warnings, 0u) << "length " << length;
+  }
+  std::remove(full_path.c_str());
+  std::remove(cut_path.c_str());
+}
+
+TEST(FormatDamage, FlippedBytesNeverCrashAndLossIsReported) {
+  const std::string path = tempPath("flip-src.ssr");
+  testing::writeSmallRecording(path);
+  const std::string bytes = testing::readFile(path);
+  const std::string flipped_path = tempPath("flip.ssr");
+  for (size_t i = layout::kFileHeaderSize; i < bytes.size(); ++i) {
+    std::string damaged = bytes;
+    damaged[i] = static_cast<char>(damaged[i] ^ 0x5a);
+    testing::writeFile(flipped_path, damaged);
+    const Outcome o = readAll(flipped_path);
+    ASSERT_TRUE(o.opened) << "byte " << i;
+    EXPECT_LE(o.samples, 30u) << "byte " << i;
+    if (o.samples < 30) {
+      EXPECT_GT(o.warnings, 0u) << "silent loss after flipping byte " << i;
+    }
+  }
+  std::remove(path.c_str());
+  std::remove(flipped_path.c_str());
+}
+
+// Builds a file by hand holding one event chunk with the given raw records.
+void writeHandmadeFile(const std::string& path, const std::string& raw, uint16_t oldest_reader = kOldestReaderVersion) {
+  std::string file(reinterpret_cast<const char*>(layout::kFileMagic), 8);
+  putFixed<uint16_t>(file, 9);
+  putFixed<uint16_t>(file, oldest_reader);
+  putFixed<uint32_t>(file, kFeatureZstdChunks);
+  std::string payload(ZSTD_compressBound(raw.size()), '\0');
+  payload.resize(ZSTD_compress(payload.data(), payload.size(), raw.data(), raw.size(), 1));
+  std::string header;
+  putFixed<uint32_t>(header, layout::kChunkMagic);
+  putFixed<uint8_t>(header, static_cast<uint8_t>(ChunkKind::Event));
+  putFixed<uint8_t>(header, layout::kCompressionZstd);
+  putFixed<uint16_t>(header, 0);
+  putFixed<uint32_t>(header, static_cast<uint32_t>(payload.size()));
+  putFixed<uint32_t>(header, static_cast<uint32_t>(raw.size()));
+  putFixed<uint32_t>(header, 3);
+  putFixed<uint32_t>(header, fnv1a(payload.data(), payload.size()));
+  putFixed<int64_t>(header, 0);
+  putFixed<int64_t>(header, 100);
+  putFixed<uint32_t>(header, fnv1a(header.data(), header.size()));
+  testing::writeFile(path, file + header + payload);
+}
+
+void putRecord(std::string& raw, uint32_t type, const std::string& body) {
+  putVarint(raw, type);
+  putBytes(raw, body);
+}
+
+TEST(FormatDamage, UnknownRecordTypesAndExtraFieldsAreSkipped) {
+  std::string raw;
+  putRecord(raw, 999, "future data");
+  std::string sample;
+  putSigned(sample, 50);      // time
+  putVarint(sample, 1);       // thread
+  putVarint(sample, 2);       // stack
+  putVarint(sample, 1);       // state
+  putVarint(sample, 3);       // weight
+  putVarint(sample, 12345);   // a field a newer writer added
+  putRecord(raw, static_cast<uint32_t>(RecordType::Sample), sample);
+  putRecord(raw, 77, "");
+  const std::string path = tempPath("unknown.ssr");
+  writeHandmadeFile(path, raw);
+  RecordingReader reader(path);
+  Collector c;
+  reader.read(c);
+  EXPECT_EQ(c.unknowns, (std::vector<uint32_t>{999, 77}));
+  ASSERT_EQ(c.samples.size(), 1u);
+  EXPECT_EQ(c.samples[0].time_ns, 50);
+  EXPECT_EQ(c.samples[0].stack, 2u);
+  EXPECT_EQ(c.samples[0].weight, 3u);
+  EXPECT_EQ(reader.header().version, 9);  // a newer writer that old readers may still read
+  std::remove(path.c_str());
+}
+
+TEST(FormatDamage, MalformedRecordIsSkippedWithAWarning) {
+  std::string raw;
+  putRecord(raw, static_cast<uint32_t>(RecordType::Sample), std::string("\x80", 1));  // truncated varint
+  std::string ok;
+  putSigned(ok, 1);
+  putVarint(ok, 1);
+  putVarint(ok, 1);
+  putVarint(ok, 1);
+  putRecord(raw, static_cast<uint32_t>(RecordType::Sample), ok);
+  const std::string path = tempPath("malformed.ssr");
+  writeHandmadeFile(path, raw);
+  RecordingReader reader(path);
+  Collector c;
+  reader.read(c);
+  EXPECT_EQ(c.samples.size(), 1u);
+  ASSERT_FALSE(reader.warnings().empty());
+  EXPECT_NE(reader.warnings().back().find("malformed"), std::string::npos);
+  std::remove(path.c_str());
+}
+
+TEST(FormatDamage, FileNeedingANewerReaderIsRefusedClearly) {
+  const std::string path = tempPath("newer.ssr");
+  writeHandmadeFile(path, "", kFormatVersion + 1);
+  try {
+    RecordingReader reader(path);
+    FAIL() << "expected FormatError";
+  } catch (const FormatError& e) {
+    EXPECT_NE(std::string(e.what()).find("needs a reader of version"), std::string::npos) << e.what();
+  }
+  std::remove(path.c_str());
+}
+
+TEST(FormatDamage, NotARecordingMissingAndEmptyFilesAreRefused) {
+  const std::string path = tempPath("text.ssr");
+  testing::writeFile(path, "hello, this is not a recording at all");
+  EXPECT_THROW(RecordingReader{path}, FormatError);
+  testing::writeFile(path, "");
+  EXPECT_THROW(RecordingReader{path}, FormatError);
+  std::remove(path.c_str());
+  EXPECT_THROW(RecordingReader{path}, FormatError);
+  EXPECT_THROW(RecordingReader{"/"}, FormatError);
+}
+
+}  // namespace
+}  // namespace stackscope::format

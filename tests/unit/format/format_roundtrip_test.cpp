@@ -1,0 +1,110 @@
+#include <gtest/gtest.h>
+
+#include "recording_fixture.h"
+
+namespace stackscope::format {
+namespace {
+
+using testing::Collector;
+using testing::tempPath;
+
+TEST(FormatRoundTrip, EveryRecordComesBackAsWritten) {
+  const std::string path = tempPath("roundtrip.ssr");
+  testing::writeSmallRecording(path);
+  RecordingReader reader(path);
+  EXPECT_TRUE(reader.indexed());
+  EXPECT_TRUE(reader.warnings().empty());
+  EXPECT_EQ(reader.header().version, kFormatVersion);
+  EXPECT_EQ(reader.header().oldest_reader, kOldestReaderVersion);
+  EXPECT_EQ(reader.header().features, uint32_t{kFeatureZstdChunks});
+
+  Collector c;
+  reader.read(c);
+  ASSERT_EQ(c.infos.size(), 1u);
+  EXPECT_EQ(c.infos[0].mode, "cpu");
+  EXPECT_EQ(c.infos[0].interval_ns, 10000000);
+  EXPECT_EQ(c.infos[0].pid, 4242);
+  EXPECT_EQ(c.infos[0].jvm, "Test VM 17");
+  ASSERT_EQ(c.methods.size(), 2u);
+  EXPECT_EQ(c.strings[c.methods[0].class_name], "pkg.Main$Inner");
+  EXPECT_EQ(c.strings[c.methods[0].method_name], "run");
+  EXPECT_EQ(c.strings[c.methods[0].source_file], "Main.java");
+  ASSERT_EQ(c.methods[0].lines.size(), 2u);
+  EXPECT_EQ(c.methods[0].lines[1].bci, 5u);
+  EXPECT_EQ(c.methods[0].lines[1].line, 11u);
+  EXPECT_EQ(c.methods[1].source_file, 0u);
+  ASSERT_EQ(c.samples.size(), 30u);
+  ASSERT_EQ(c.stacks.size(), 10u);  // ten distinct stacks, each stored once across flushes
+  EXPECT_EQ(c.stacks[3].frames[0], (Frame{2, 3}));
+  EXPECT_EQ(c.samples[29].time_ns, 300000000);
+  EXPECT_EQ(c.samples[12].stack, c.samples[2].stack);
+  ASSERT_EQ(c.statuses.size(), 3u);
+  EXPECT_EQ(c.statuses[0].heap_committed, 4u << 20);
+  EXPECT_EQ(c.statuses[0].live_threads, 7u);
+  ASSERT_EQ(c.losts.size(), 3u);
+  EXPECT_EQ(c.losts[0].reason, LostReason::GcActive);
+  ASSERT_EQ(c.endings.size(), 1u);
+  EXPECT_EQ(c.endings[0].time_ns, 300000001);
+  EXPECT_EQ(c.starts.size(), 3u);
+  std::remove(path.c_str());
+}
+
+TEST(FormatRoundTrip, TimeWindowSkipsChunksOutsideIt) {
+  const std::string path = tempPath("window.ssr");
+  testing::writeSmallRecording(path, 5);  // event chunks cover 0-100ms, 100-200ms, ...
+  RecordingReader reader(path);
+  Collector c;
+  reader.read(c, 210000000, 290000000);
+  EXPECT_EQ(c.samples.size(), 10u);  // only the third chunk
+  EXPECT_EQ(c.methods.size(), 2u);   // map chunks are always read
+  EXPECT_LT(reader.bytesRead(), reader.fileSize());
+  std::remove(path.c_str());
+}
+
+TEST(FormatRoundTrip, SampleWeightIsOptionalAndKept) {
+  const std::string path = tempPath("weight.ssr");
+  RecordingWriter w;
+  ASSERT_TRUE(w.open(path));
+  const Frame frame{1, 0};
+  w.writeSample({5, 1, w.internStack(&frame, 1), ThreadState::Sleeping, 7});
+  w.writeSample({6, 1, w.internStack(&frame, 1), ThreadState::Blocked, 1});
+  ASSERT_TRUE(w.finish(7));
+  EXPECT_EQ(w.samplesWritten(), 8u);
+  RecordingReader reader(path);
+  Collector c;
+  reader.read(c);
+  ASSERT_EQ(c.samples.size(), 2u);
+  EXPECT_EQ(c.samples[0].weight, 7u);
+  EXPECT_EQ(c.samples[0].state, ThreadState::Sleeping);
+  EXPECT_EQ(c.samples[1].weight, 1u);
+  std::remove(path.c_str());
+}
+
+TEST(FormatRoundTrip, EventsSlightlyOutOfOrderKeepTheirTimes) {
+  const std::string path = tempPath("order.ssr");
+  RecordingWriter w;
+  ASSERT_TRUE(w.open(path));
+  const Frame frame{1, 0};
+  const uint32_t stack = w.internStack(&frame, 1);
+  for (int64_t t : {100, 90, 300, 250}) w.writeSample({t, 1, stack, ThreadState::Running, 1});
+  ASSERT_TRUE(w.finish(400));
+  RecordingReader reader(path);
+  Collector c;
+  reader.read(c);
+  ASSERT_EQ(c.samples.size(), 4u);
+  EXPECT_EQ(c.samples[1].time_ns, 90);
+  EXPECT_EQ(c.samples[3].time_ns, 250);
+  ASSERT_EQ(reader.chunks().size(), 2u);
+  EXPECT_EQ(reader.chunks()[1].start_ns, 90);
+  EXPECT_EQ(reader.chunks()[1].end_ns, 400);
+  std::remove(path.c_str());
+}
+
+TEST(FormatRoundTrip, WriterReportsAnUnwritablePath) {
+  RecordingWriter w;
+  EXPECT_FALSE(w.open("/nonexistent-dir/x.ssr"));
+  EXPECT_NE(w.lastError().find("cannot create"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace stackscope::format

@@ -1,0 +1,85 @@
+// Helpers for format tests: temp files and a visitor that keeps everything it sees.
+#pragma once
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "format/reader.h"
+#include "format/writer.h"
+
+namespace stackscope::format::testing {
+
+inline std::string tempPath(const std::string& name) {
+  return (std::filesystem::temp_directory_path() / ("stackscope-format-" + std::to_string(::getpid()) + "-" + name)).string();
+}
+
+inline std::string readFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+inline void writeFile(const std::string& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+}
+
+struct Collector : RecordVisitor {
+  std::vector<RecordingInfo> infos;
+  std::map<uint32_t, std::string> strings;
+  std::vector<MethodRecord> methods;
+  std::vector<StackRecord> stacks;
+  std::vector<ThreadRecord> threads;
+  std::vector<SampleRecord> samples;
+  std::vector<ThreadEventRecord> starts, ends;
+  std::vector<StatusRecord> statuses;
+  std::vector<LostRecord> losts;
+  std::vector<RecordingEndRecord> endings;
+  std::vector<uint32_t> unknowns;
+
+  void info(const RecordingInfo& r) override { infos.push_back(r); }
+  void string(uint32_t id, std::string_view v) override { strings[id] = std::string(v); }
+  void method(const MethodRecord& r) override { methods.push_back(r); }
+  void stack(const StackRecord& r) override { stacks.push_back(r); }
+  void thread(const ThreadRecord& r) override { threads.push_back(r); }
+  void sample(const SampleRecord& r) override { samples.push_back(r); }
+  void threadStart(const ThreadEventRecord& r) override { starts.push_back(r); }
+  void threadEnd(const ThreadEventRecord& r) override { ends.push_back(r); }
+  void status(const StatusRecord& r) override { statuses.push_back(r); }
+  void lost(const LostRecord& r) override { losts.push_back(r); }
+  void end(const RecordingEndRecord& r) override { endings.push_back(r); }
+  void unknown(uint32_t type, std::string_view) override { unknowns.push_back(type); }
+};
+
+// A small but complete recording: two chunks of events, all record types.
+inline void writeSmallRecording(const std::string& path, int flushes = 3) {
+  RecordingWriter w;
+  if (!w.open(path)) throw std::runtime_error(w.lastError());
+  w.writeInfo({1700000000000000000, "cpu", 10000000, 1000000000, 4242, "Test VM 17", "event=cpu"});
+  const uint32_t cls = w.internString("pkg.Main$Inner");
+  w.writeMethod({1, cls, w.internString("run"), w.internString("()V"), w.internString("Main.java"), {{0, 10}, {5, 11}}});
+  w.writeMethod({2, cls, w.internString("work"), w.internString("(I)J"), 0, {}});
+  w.writeThread({1, "main", 100, 1});
+  int64_t t = 0;
+  for (int f = 0; f < flushes; ++f) {
+    w.writeThreadStart({t, 1});
+    for (int i = 0; i < 10; ++i) {
+      const Frame frames[] = {{2, i}, {1, 5}};
+      t += 10000000;
+      w.writeSample({t, 1, w.internStack(frames, 2), ThreadState::Running, 1});
+    }
+    w.writeStatus({t, 500, 2, 3000000, 1 << 20, 4 << 20, 7});
+    w.writeLost({t, LostReason::GcActive, 2});
+    if (!w.flush()) throw std::runtime_error(w.lastError());
+  }
+  if (!w.finish(t + 1)) throw std::runtime_error(w.lastError());
+}
+
+}  // namespace stackscope::format::testing
