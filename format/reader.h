@@ -34,12 +34,15 @@ class RecordVisitor {
   virtual void method(const MethodRecord&) {}
   virtual void stack(const StackRecord&) {}
   virtual void thread(const ThreadRecord&) {}
+  virtual void annotation(const AnnotationRecord&) {}
   virtual void sample(const SampleRecord&) {}
   virtual void threadStart(const ThreadEventRecord&) {}
   virtual void threadEnd(const ThreadEventRecord&) {}
   virtual void status(const StatusRecord&) {}
   virtual void lost(const LostRecord&) {}
   virtual void end(const RecordingEndRecord&) {}
+  virtual void marker(const MarkerRecord&) {}
+  virtual void annotationChange(const AnnotationChangeRecord&) {}
   virtual void unknown(uint32_t /*type*/, std::string_view /*payload*/) {}
 };
 

@@ -78,8 +78,10 @@ bool decodeBody(RecordType type, ByteCursor& in, int64_t& time, RecordVisitor& v
       r.time_ns = eventTime();
       r.thread = in.u32();
       r.stack = in.u32();
-      r.state = static_cast<ThreadState>(in.u32());
+      const uint32_t state = in.u32();
+      r.state = state < kThreadStateCount ? static_cast<ThreadState>(state) : ThreadState::Unknown;
       if (!in.atEnd()) r.weight = in.u32();
+      if (!in.atEnd()) r.annotation = in.u32();
       if (in.failed()) return false;
       v.sample(r);
       return true;
@@ -115,6 +117,34 @@ bool decodeBody(RecordType type, ByteCursor& in, int64_t& time, RecordVisitor& v
       v.lost(r);
       return true;
     }
+    case RecordType::Annotation: {
+      AnnotationRecord r;
+      r.id = in.u32();
+      for (uint32_t& field : r.fields) field = in.u32();
+      if (in.failed()) return false;
+      v.annotation(r);
+      return true;
+    }
+    case RecordType::Marker: {
+      MarkerRecord r;
+      r.time_ns = eventTime();
+      r.thread = in.u32();
+      const uint32_t kind = in.u32();
+      r.name = in.u32();
+      if (in.failed() || kind > static_cast<uint32_t>(MarkerKind::End)) return false;
+      r.kind = static_cast<MarkerKind>(kind);
+      v.marker(r);
+      return true;
+    }
+    case RecordType::AnnotationChange: {
+      AnnotationChangeRecord r;
+      r.time_ns = eventTime();
+      r.thread = in.u32();
+      r.annotation = in.u32();
+      if (in.failed()) return false;
+      v.annotationChange(r);
+      return true;
+    }
     case RecordType::RecordingEnd: {
       RecordingEndRecord r;
       r.time_ns = eventTime();
@@ -127,7 +157,7 @@ bool decodeBody(RecordType type, ByteCursor& in, int64_t& time, RecordVisitor& v
 }
 
 bool isKnown(uint64_t type) {
-  return (type >= 1 && type <= 5) || (type >= 16 && type <= 21);
+  return (type >= 1 && type <= 6) || (type >= 16 && type <= 23);
 }
 
 }  // namespace

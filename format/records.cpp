@@ -32,4 +32,15 @@ const char* lostReasonName(LostReason reason) {
   return "other";
 }
 
+const char* annotationFieldName(AnnotationField field) {
+  switch (field) {
+    case AnnotationField::User: return "user";
+    case AnnotationField::Session: return "session";
+    case AnnotationField::Request: return "request";
+    case AnnotationField::Application: return "application";
+    case AnnotationField::Component: return "component";
+  }
+  return "?";
+}
+
 }  // namespace stackscope::format

@@ -27,6 +27,7 @@ enum class RecordType : uint32_t {
   Method = 3,
   Stack = 4,
   Thread = 5,
+  Annotation = 6,
   // event records: carry a time
   Sample = 16,
   ThreadStart = 17,
@@ -34,6 +35,8 @@ enum class RecordType : uint32_t {
   Status = 19,
   Lost = 20,
   RecordingEnd = 21,
+  Marker = 22,
+  AnnotationChange = 23,
 };
 
 enum class ThreadState : uint8_t {
@@ -112,7 +115,35 @@ struct SampleRecord {
   uint32_t thread = 0;
   uint32_t stack = 0;
   ThreadState state = ThreadState::Running;
-  uint32_t weight = 1;  // samples this record stands for
+  uint32_t weight = 1;      // samples this record stands for
+  uint32_t annotation = 0;  // the thread's annotation at the sample (Annotation id), 0 = none
+};
+
+// Who and what a thread works for. Each distinct combination is one map record; fields are
+// string ids, 0 = unset.
+inline constexpr int kAnnotationFieldCount = 5;
+enum class AnnotationField : uint8_t { User = 0, Session = 1, Request = 2, Application = 3, Component = 4 };
+const char* annotationFieldName(AnnotationField field);
+
+struct AnnotationRecord {
+  uint32_t id = 0;
+  uint32_t fields[kAnnotationFieldCount] = {};  // indexed by AnnotationField
+};
+
+struct AnnotationChangeRecord {
+  int64_t time_ns = 0;
+  uint32_t thread = 0;
+  uint32_t annotation = 0;  // 0 = cleared
+};
+
+enum class MarkerKind : uint8_t { Point = 0, Begin = 1, End = 2 };
+
+// A snapshot marker written by the application (Stackscope.mark / begin / end).
+struct MarkerRecord {
+  int64_t time_ns = 0;
+  uint32_t thread = 0;
+  MarkerKind kind = MarkerKind::Point;
+  uint32_t name = 0;  // string id
 };
 
 struct ThreadEventRecord {  // ThreadStart and ThreadEnd

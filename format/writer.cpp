@@ -137,13 +137,22 @@ void RecordingWriter::writeThread(const ThreadRecord& thread) {
   endRecord(map_, RecordType::Thread, scratch_);
 }
 
+void RecordingWriter::writeAnnotation(const AnnotationRecord& annotation) {
+  beginRecord(map_, RecordType::Annotation, scratch_);
+  putVarint(scratch_, annotation.id);
+  for (uint32_t field : annotation.fields) putVarint(scratch_, field);
+  endRecord(map_, RecordType::Annotation, scratch_);
+}
+
 void RecordingWriter::writeSample(const SampleRecord& sample) {
   beginRecord(events_, RecordType::Sample, scratch_);
   putEventTime(events_, scratch_, sample.time_ns);
   putVarint(scratch_, sample.thread);
   putVarint(scratch_, sample.stack);
   putVarint(scratch_, static_cast<uint8_t>(sample.state));
-  if (sample.weight != 1) putVarint(scratch_, sample.weight);  // optional trailing field
+  // Optional trailing fields, written only when they differ from their defaults.
+  if (sample.weight != 1 || sample.annotation != 0) putVarint(scratch_, sample.weight);
+  if (sample.annotation != 0) putVarint(scratch_, sample.annotation);
   endRecord(events_, RecordType::Sample, scratch_);
   samples_ += sample.weight;
   if (events_.raw.size() >= kMaxChunkRawBytes) flush();
@@ -181,6 +190,23 @@ void RecordingWriter::writeLost(const LostRecord& lost) {
   putVarint(scratch_, static_cast<uint8_t>(lost.reason));
   putVarint(scratch_, lost.count);
   endRecord(events_, RecordType::Lost, scratch_);
+}
+
+void RecordingWriter::writeMarker(const MarkerRecord& marker) {
+  beginRecord(events_, RecordType::Marker, scratch_);
+  putEventTime(events_, scratch_, marker.time_ns);
+  putVarint(scratch_, marker.thread);
+  putVarint(scratch_, static_cast<uint8_t>(marker.kind));
+  putVarint(scratch_, marker.name);
+  endRecord(events_, RecordType::Marker, scratch_);
+}
+
+void RecordingWriter::writeAnnotationChange(const AnnotationChangeRecord& change) {
+  beginRecord(events_, RecordType::AnnotationChange, scratch_);
+  putEventTime(events_, scratch_, change.time_ns);
+  putVarint(scratch_, change.thread);
+  putVarint(scratch_, change.annotation);
+  endRecord(events_, RecordType::AnnotationChange, scratch_);
 }
 
 bool RecordingWriter::writeChunk(ChunkKind kind, PendingChunk& chunk) {

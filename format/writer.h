@@ -43,6 +43,7 @@ class RecordingWriter {
   void writeInfo(const RecordingInfo& info);
   void writeMethod(const MethodRecord& method);  // the caller owns method ids
   void writeThread(const ThreadRecord& thread);  // the caller owns thread ids
+  void writeAnnotation(const AnnotationRecord& annotation);  // the caller owns annotation ids
 
   // Event data, in roughly increasing time (small inversions are allowed).
   void writeSample(const SampleRecord& sample);
@@ -50,6 +51,8 @@ class RecordingWriter {
   void writeThreadEnd(const ThreadEventRecord& event);
   void writeStatus(const StatusRecord& status);
   void writeLost(const LostRecord& lost);
+  void writeMarker(const MarkerRecord& marker);
+  void writeAnnotationChange(const AnnotationChangeRecord& change);
 
   // Writes the pending map chunk, then the pending event chunk. Every flushed chunk is
   // complete on disk (write(2) returned), so it survives a kill -9 of the process.

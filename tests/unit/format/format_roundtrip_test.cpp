@@ -80,6 +80,40 @@ TEST(FormatRoundTrip, SampleWeightIsOptionalAndKept) {
   std::remove(path.c_str());
 }
 
+TEST(FormatRoundTrip, AnnotationsAndMarkers) {
+  const std::string path = tempPath("annotations.ssr");
+  RecordingWriter w;
+  ASSERT_TRUE(w.open(path));
+  AnnotationRecord annotation{3, {}};
+  annotation.fields[static_cast<int>(AnnotationField::User)] = w.internString("u1");
+  annotation.fields[static_cast<int>(AnnotationField::Component)] = w.internString("käse \xf0\x9f\xa7\x80");
+  w.writeAnnotation(annotation);
+  w.writeMarker({10, 1, MarkerKind::Begin, w.internString("init")});
+  w.writeAnnotationChange({11, 1, 3});
+  const Frame frame{1, 0};
+  w.writeSample({12, 1, w.internStack(&frame, 1), ThreadState::Running, 1, 3});
+  w.writeMarker({20, 1, MarkerKind::End, w.internString("init")});
+  ASSERT_TRUE(w.finish(30));
+  RecordingReader reader(path);
+  Collector c;
+  reader.read(c);
+  ASSERT_EQ(c.annotations.size(), 1u);
+  EXPECT_EQ(c.annotations[0].id, 3u);
+  EXPECT_EQ(c.strings[c.annotations[0].fields[0]], "u1");
+  EXPECT_EQ(c.annotations[0].fields[1], 0u);
+  EXPECT_EQ(c.strings[c.annotations[0].fields[4]], "käse \xf0\x9f\xa7\x80");
+  ASSERT_EQ(c.markers.size(), 2u);
+  EXPECT_EQ(c.markers[1].kind, MarkerKind::End);
+  EXPECT_EQ(c.strings[c.markers[1].name], "init");
+  EXPECT_EQ(c.markers[1].time_ns, 20);
+  ASSERT_EQ(c.changes.size(), 1u);
+  EXPECT_EQ(c.changes[0].annotation, 3u);
+  ASSERT_EQ(c.samples.size(), 1u);
+  EXPECT_EQ(c.samples[0].annotation, 3u);
+  EXPECT_EQ(c.samples[0].weight, 1u);
+  std::remove(path.c_str());
+}
+
 TEST(FormatRoundTrip, EventsSlightlyOutOfOrderKeepTheirTimes) {
   const std::string path = tempPath("order.ssr");
   RecordingWriter w;

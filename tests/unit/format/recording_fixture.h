@@ -43,6 +43,9 @@ struct Collector : RecordVisitor {
   std::vector<LostRecord> losts;
   std::vector<RecordingEndRecord> endings;
   std::vector<uint32_t> unknowns;
+  std::vector<AnnotationRecord> annotations;
+  std::vector<MarkerRecord> markers;
+  std::vector<AnnotationChangeRecord> changes;
 
   void info(const RecordingInfo& r) override { infos.push_back(r); }
   void string(uint32_t id, std::string_view v) override { strings[id] = std::string(v); }
@@ -56,6 +59,9 @@ struct Collector : RecordVisitor {
   void lost(const LostRecord& r) override { losts.push_back(r); }
   void end(const RecordingEndRecord& r) override { endings.push_back(r); }
   void unknown(uint32_t type, std::string_view) override { unknowns.push_back(type); }
+  void annotation(const AnnotationRecord& r) override { annotations.push_back(r); }
+  void marker(const MarkerRecord& r) override { markers.push_back(r); }
+  void annotationChange(const AnnotationChangeRecord& r) override { changes.push_back(r); }
 };
 
 // A small but complete recording: two chunks of events, all record types.
