@@ -1,0 +1,131 @@
+#include "analysis/where_filter.h"
+
+#include <fnmatch.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "analysis/names.h"
+
+namespace stackscope::analysis {
+
+namespace {
+
+bool glob(const std::string& pattern, const std::string& value) { return ::fnmatch(pattern.c_str(), value.c_str(), 0) == 0; }
+
+std::string classOf(const std::string& method_name) {
+  const size_t dot = method_name.rfind('.');
+  return dot == std::string::npos ? std::string() : method_name.substr(0, dot);
+}
+
+std::string packageOf(const std::string& class_name) {
+  const size_t dot = class_name.rfind('.');
+  return dot == std::string::npos ? std::string() : class_name.substr(0, dot);
+}
+
+// One compiled node. Leaves answer from a per-id cache (-1 unknown, 0 false, 1 true).
+class Node {
+ public:
+  virtual ~Node() = default;
+  virtual bool eval(const Sample& sample) = 0;
+};
+
+class Combined : public Node {
+ public:
+  Combined(WhereNode::Kind kind, std::vector<std::unique_ptr<Node>> children) : kind_(kind), children_(std::move(children)) {}
+  bool eval(const Sample& sample) override {
+    if (kind_ == WhereNode::Kind::Not) return !children_[0]->eval(sample);
+    const bool is_and = kind_ == WhereNode::Kind::And;
+    for (auto& child : children_)
+      if (child->eval(sample) != is_and) return !is_and;
+    return is_and;
+  }
+
+ private:
+  WhereNode::Kind kind_;
+  std::vector<std::unique_ptr<Node>> children_;
+};
+
+class Condition : public Node {
+ public:
+  Condition(const WhereNode& node, const Recording& recording, const std::vector<std::string>& names)
+      : field_(node.field), negate_(node.op == WhereOp::NotEqual), value_(node.value), recording_(recording), names_(names) {}
+
+  bool eval(const Sample& sample) override { return decide(sample) != negate_; }
+
+ private:
+  bool decide(const Sample& sample) {
+    switch (field_) {
+      case WhereField::Thread:
+      case WhereField::Tid: return cached(sample.thread, [&] { return matchThread(sample.thread); });
+      case WhereField::Class:
+      case WhereField::Method:
+      case WhereField::Package:
+      case WhereField::Path: return cached(sample.stack, [&] { return matchStack(sample.stack); });
+      case WhereField::State: return value_ == format::threadStateName(sample.state);
+      case WhereField::Event: return glob(value_, "sample");
+      case WhereField::User:
+      case WhereField::Session:
+      case WhereField::Request:
+      case WhereField::Application:
+      case WhereField::Component: return false;  // no annotations recorded yet: nothing matches
+    }
+    return false;
+  }
+
+  template <typename Compute>
+  bool cached(uint32_t id, Compute compute) {
+    if (id >= cache_.size()) cache_.resize(id + 1, -1);
+    if (cache_[id] < 0) cache_[id] = compute() ? 1 : 0;
+    return cache_[id] == 1;
+  }
+
+  bool matchThread(uint32_t thread) const {
+    if (field_ == WhereField::Tid) return value_ == std::to_string(thread);
+    return glob(value_, threadName(recording_, thread));
+  }
+
+  bool matchStack(uint32_t stack) const {
+    const auto frames = recording_.stack(stack);
+    if (field_ == WhereField::Path) {
+      for (const format::Frame& frame : frames)
+        if (glob(value_, nameOf(frame.method))) return true;
+      return false;
+    }
+    if (frames.empty()) return false;
+    const std::string& method = nameOf(frames.front().method);
+    if (field_ == WhereField::Method) return glob(value_, method);
+    const std::string cls = classOf(method);
+    return glob(value_, field_ == WhereField::Class ? cls : packageOf(cls));
+  }
+
+  const std::string& nameOf(uint32_t method) const {
+    static const std::string unknown;
+    return method < names_.size() ? names_[method] : unknown;
+  }
+
+  WhereField field_;
+  bool negate_;
+  std::string value_;
+  const Recording& recording_;
+  const std::vector<std::string>& names_;
+  std::vector<int8_t> cache_;
+};
+
+std::unique_ptr<Node> compile(const WhereNode& node, const Recording& recording, const std::vector<std::string>& names) {
+  if (node.kind == WhereNode::Kind::Condition) return std::make_unique<Condition>(node, recording, names);
+  std::vector<std::unique_ptr<Node>> children;
+  for (const auto& child : node.children) children.push_back(compile(*child, recording, names));
+  return std::make_unique<Combined>(node.kind, std::move(children));
+}
+
+}  // namespace
+
+SamplePredicate compileWhere(const WhereNode& expression, const Recording& recording) {
+  auto names = std::make_shared<std::vector<std::string>>(methodNames(recording));
+  std::shared_ptr<Node> root = compile(expression, recording, *names);
+  return [root, names](const Sample& sample) { return root->eval(sample); };
+}
+
+}  // namespace stackscope::analysis

@@ -1,0 +1,64 @@
+// The logical filter language of `--where`: conditions on a sample's thread, frames, state
+// and annotations, combined with and / or / not and parentheses.
+//
+//   expr      := or
+//   or        := and ("or" and)*
+//   and       := unary ("and" unary)*
+//   unary     := "not" unary | "(" expr ")" | condition
+//   condition := FIELD ("=" | "!=" | "~") VALUE
+//
+// VALUE is a bare word (letters, digits and . _ $ * ? - / : # @ +) or a quoted string with
+// \" and \\ escapes. Values are globs (* and ?) unless said otherwise. Keywords are
+// case-insensitive; field names are lower case.
+#pragma once
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace stackscope::analysis {
+
+enum class WhereField {
+  Thread,       // thread name (glob)
+  Tid,          // thread id as the recording numbers it (exact)
+  Class,        // class of the top frame (glob on "pkg.Class")
+  Method,       // top frame (glob on "pkg.Class.method")
+  Package,      // package of the top frame's class (glob on "pkg.sub")
+  Path,         // any frame on the stack (glob on "pkg.Class.method"); use with "~"
+  State,        // thread state name: running, blocked, waiting, timed_waiting, sleeping, native
+  Event,        // event type: sample
+  User,
+  Session,
+  Request,
+  Application,
+  Component,
+};
+
+enum class WhereOp { Equal, NotEqual, Contains };
+
+struct WhereNode {
+  enum class Kind { And, Or, Not, Condition } kind = Kind::Condition;
+  std::vector<std::unique_ptr<WhereNode>> children;  // And, Or: two or more; Not: one
+  WhereField field = WhereField::Thread;
+  WhereOp op = WhereOp::Equal;
+  std::string value;
+  size_t position = 0;  // of the condition in the expression, for messages
+};
+
+// A malformed expression: the message names what was expected, `position` (0-based) points
+// at the offending character, and what() carries both with a caret under the expression.
+class WhereError : public std::runtime_error {
+ public:
+  WhereError(const std::string& expression, size_t position, const std::string& message);
+  size_t position() const { return position_; }
+
+ private:
+  size_t position_;
+};
+
+std::unique_ptr<WhereNode> parseWhere(const std::string& expression);
+
+const char* whereFieldName(WhereField field);
+
+}  // namespace stackscope::analysis

@@ -1,0 +1,66 @@
+#include <gtest/gtest.h>
+
+#include "analysis/where_filter.h"
+
+namespace stackscope::analysis {
+namespace {
+
+// main: a.App.main -> a.App.run -> b.Lib.work (top); worker: a.App.main -> b.Lib.sleep (top)
+Recording makeRecording() {
+  Recording r;
+  r.strings = {"", "a.App", "main", "run", "b.Lib", "work", "sleep", "()V"};
+  r.methods.resize(5);
+  auto define = [&](uint32_t id, uint32_t cls, uint32_t name) {
+    r.methods[id].defined = true;
+    r.methods[id].class_name = cls;
+    r.methods[id].method_name = name;
+    r.methods[id].signature = 7;
+  };
+  define(1, 1, 2);
+  define(2, 1, 3);
+  define(3, 4, 5);
+  define(4, 4, 6);
+  r.stacks = {{}, {{3, 0}, {2, 0}, {1, 0}}, {{4, 0}, {1, 0}}};
+  r.stack_defined = {false, true, true};
+  r.threads.resize(3);
+  r.threads[1] = {true, "main", 10, 1, 0, 0};
+  r.threads[2] = {true, "worker-1", 11, 2, 0, 0};
+  r.samples = {{0, 1, 1, format::ThreadState::Running, 1}, {1, 2, 2, format::ThreadState::Sleeping, 1}};
+  return r;
+}
+
+std::vector<bool> keeps(const Recording& r, const std::string& where) {
+  const auto keep = compileWhere(*parseWhere(where), r);
+  std::vector<bool> out;
+  for (const Sample& s : r.samples) out.push_back(keep(s));
+  return out;
+}
+
+TEST(WhereFilter, EachFieldSelectsTheRightSamples) {
+  const Recording r = makeRecording();
+  using V = std::vector<bool>;
+  EXPECT_EQ(keeps(r, "thread=main"), (V{true, false}));
+  EXPECT_EQ(keeps(r, "thread=work*"), (V{false, true}));
+  EXPECT_EQ(keeps(r, "tid=2"), (V{false, true}));
+  EXPECT_EQ(keeps(r, "method=b.Lib.work"), (V{true, false}));
+  EXPECT_EQ(keeps(r, "class=b.Lib"), (V{true, true}));
+  EXPECT_EQ(keeps(r, "package=b"), (V{true, true}));
+  EXPECT_EQ(keeps(r, "package=a"), (V{false, false}));  // package of the top frame only
+  EXPECT_EQ(keeps(r, "path~a.App.run"), (V{true, false}));
+  EXPECT_EQ(keeps(r, "path~a.App.*"), (V{true, true}));
+  EXPECT_EQ(keeps(r, "state=sleeping"), (V{false, true}));
+  EXPECT_EQ(keeps(r, "event=sample"), (V{true, true}));
+}
+
+TEST(WhereFilter, LogicCombinesConditions) {
+  const Recording r = makeRecording();
+  using V = std::vector<bool>;
+  EXPECT_EQ(keeps(r, "not thread=main"), (V{false, true}));
+  EXPECT_EQ(keeps(r, "thread!=main"), (V{false, true}));
+  EXPECT_EQ(keeps(r, "thread=main and state=sleeping"), (V{false, false}));
+  EXPECT_EQ(keeps(r, "thread=main or state=sleeping"), (V{true, true}));
+  EXPECT_EQ(keeps(r, "path~a.App.main and not (method=b.Lib.work or tid=9)"), (V{false, true}));
+}
+
+}  // namespace
+}  // namespace stackscope::analysis
