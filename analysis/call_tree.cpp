@@ -1,0 +1,121 @@
+#include "analysis/call_tree.h"
+
+#include <algorithm>
+#include <limits>
+#include <unordered_map>
+
+#include "analysis/names.h"
+
+namespace stackscope::analysis {
+
+namespace {
+
+constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+
+class Builder {
+ public:
+  explicit Builder(const Recording& recording)
+      : rec_(recording), leaf_of_stack_(recording.stacks.size(), kNone), last_leaf_(recording.threads.size(), kNone) {
+    tree_.nodes.emplace_back();  // the virtual root
+  }
+
+  void add(const Sample& sample) {
+    const uint32_t leaf = leafOf(sample.stack);
+    tree_.nodes[leaf].base += sample.weight;
+    enter(last_leaf_[sample.thread], leaf);
+    last_leaf_[sample.thread] = leaf;
+  }
+
+  CallTree finish() {
+    auto& nodes = tree_.nodes;
+    for (CallTreeNode& node : nodes) node.cum = node.base;
+    // A child is always created after its parent, so walking backwards sums each subtree
+    // completely before it is added to its parent.
+    for (size_t i = nodes.size() - 1; i > 0; --i) nodes[nodes[i].parent].cum += nodes[i].cum;
+    const std::vector<std::string> names = methodNames(rec_);
+    for (CallTreeNode& node : nodes) {
+      std::sort(node.children.begin(), node.children.end(), [&](uint32_t a, uint32_t b) {
+        if (nodes[a].cum != nodes[b].cum) return nodes[a].cum > nodes[b].cum;
+        if (nodes[a].method != nodes[b].method) return names[nodes[a].method] < names[nodes[b].method];
+        return a < b;
+      });
+    }
+    return std::move(tree_);
+  }
+
+ private:
+  // The node of a stack's full path, built the first time the stack is seen.
+  uint32_t leafOf(uint32_t stack) {
+    uint32_t& leaf = leaf_of_stack_[stack];
+    if (leaf != kNone) return leaf;
+    uint32_t node = CallTree::kRoot;
+    const auto frames = rec_.stack(stack);
+    for (auto it = frames.rbegin(); it != frames.rend(); ++it) node = child(node, it->method);
+    return leaf = node;
+  }
+
+  uint32_t child(uint32_t parent, uint32_t method) {
+    const uint64_t key = (uint64_t{parent} << 32) | method;
+    auto [it, inserted] = children_.try_emplace(key, static_cast<uint32_t>(tree_.nodes.size()));
+    if (!inserted) return it->second;
+    CallTreeNode node;
+    node.method = method;
+    node.parent = parent;
+    node.level = tree_.nodes[parent].level + 1;
+    for (uint32_t up = parent; up != CallTree::kRoot; up = tree_.nodes[up].parent)
+      if (tree_.nodes[up].method == method) ++node.rl;
+    tree_.nodes.push_back(std::move(node));
+    tree_.nodes[parent].children.push_back(it->second);
+    return it->second;
+  }
+
+  // Counts an entry for every node on the path to `leaf` that was not on the path to
+  // `previous`: the nodes below the two paths' deepest common node.
+  void enter(uint32_t previous, uint32_t leaf) {
+    auto& nodes = tree_.nodes;
+    uint32_t a = leaf, b = previous == kNone ? CallTree::kRoot : previous;
+    while (nodes[a].level > nodes[b].level) {
+      ++nodes[a].calls;
+      a = nodes[a].parent;
+    }
+    while (nodes[b].level > nodes[a].level) b = nodes[b].parent;
+    while (a != b) {
+      ++nodes[a].calls;
+      a = nodes[a].parent;
+      b = nodes[b].parent;
+    }
+  }
+
+  const Recording& rec_;
+  CallTree tree_;
+  std::unordered_map<uint64_t, uint32_t> children_;  // (parent, method) -> node
+  std::vector<uint32_t> leaf_of_stack_;
+  std::vector<uint32_t> last_leaf_;  // per thread: the path of its previous sample
+};
+
+}  // namespace
+
+std::vector<uint32_t> CallTree::preorder() const {
+  std::vector<uint32_t> order, pending;
+  order.reserve(nodes.size() - 1);
+  const auto push_children = [&](uint32_t node) {
+    const auto& children = nodes[node].children;
+    pending.insert(pending.end(), children.rbegin(), children.rend());
+  };
+  push_children(kRoot);
+  while (!pending.empty()) {
+    const uint32_t node = pending.back();
+    pending.pop_back();
+    order.push_back(node);
+    push_children(node);
+  }
+  return order;
+}
+
+CallTree buildCallTree(const Recording& recording, const SamplePredicate& keep) {
+  Builder builder(recording);
+  forEachSample(recording, keep, [&](const Sample& sample) { builder.add(sample); });
+  return builder.finish();
+}
+
+}  // namespace stackscope::analysis

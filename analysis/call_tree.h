@@ -1,0 +1,46 @@
+// The call tree: every distinct call path from the outermost frame (a root) down to the top
+// frame, merged by method, with per node:
+//   Level  depth below the root (roots are level 0);
+//   RL     recursion level: how many times the node's method already appears among its
+//          ancestors (0 = not recursive);
+//   Calls  observed entries: how many times the node's path is on a thread's stack in a
+//          sample after a sample of the same thread in which it was not (a thread's first
+//          sample in the view enters its whole path). Sampling cannot see a method that is
+//          entered and left between two samples, nor a path that is left and entered again
+//          in between, so Calls is a lower bound of the real number of calls;
+//   Base   samples whose stack is exactly this path (the method was on top);
+//   Cum    Base plus the Base of every descendant.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "analysis/view.h"
+
+namespace stackscope::analysis {
+
+struct CallTreeNode {
+  uint32_t method = 0;
+  uint32_t parent = 0;
+  int32_t level = -1;  // -1 only for the virtual root
+  uint32_t rl = 0;
+  uint64_t calls = 0;
+  uint64_t base = 0;
+  uint64_t cum = 0;
+  std::vector<uint32_t> children;  // node indices: Cum descending, then method name
+};
+
+struct CallTree {
+  // Node 0 is a virtual root above the real roots: its Cum is every sample of the view, its
+  // Base the samples that had no frames.
+  static constexpr uint32_t kRoot = 0;
+  std::vector<CallTreeNode> nodes;
+
+  uint64_t samples() const { return nodes[kRoot].cum; }
+  // The real nodes in depth-first order, hottest child first: the order of the table.
+  std::vector<uint32_t> preorder() const;
+};
+
+CallTree buildCallTree(const Recording& recording, const SamplePredicate& keep = {});
+
+}  // namespace stackscope::analysis

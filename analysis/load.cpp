@@ -1,0 +1,168 @@
+#include "analysis/load.h"
+
+#include <algorithm>
+
+#include "format/reader.h"
+
+namespace stackscope::analysis {
+
+namespace {
+
+// Ids index dense tables, so an id from a damaged or hostile file must not make us allocate
+// gigabytes. Writers hand out ids from 1 upwards; 16 M of any kind is far beyond real use.
+constexpr uint32_t kMaxId = 1u << 24;
+
+template <typename T>
+decltype(auto) slot(std::vector<T>& table, uint32_t id) {
+  if (table.size() <= id) table.resize(size_t{id} + 1);
+  return table[id];
+}
+
+class Loader final : public format::RecordVisitor {
+ public:
+  Loader(Recording& recording, const TimeWindow& window) : rec_(recording), window_(window) {}
+
+  void info(const format::RecordingInfo& info) override {
+    rec_.has_info = true;
+    rec_.info = info;
+  }
+  void string(uint32_t id, std::string_view value) override {
+    if (accept(id)) slot(rec_.strings, id) = value;
+  }
+  void method(const format::MethodRecord& m) override {
+    if (!accept(m.id)) return;
+    slot(rec_.methods, m.id) = {true, m.class_name, m.method_name, m.signature, m.source_file, m.lines};
+  }
+  void stack(const format::StackRecord& s) override {
+    if (!accept(s.id)) return;
+    for (const format::Frame& frame : s.frames) {
+      if (!accept(frame.method)) return;
+      slot(rec_.methods, frame.method);  // so statistics can index methods by any frame's id
+    }
+    slot(rec_.stacks, s.id) = s.frames;
+    slot(rec_.stack_defined, s.id) = true;
+  }
+  void thread(const format::ThreadRecord& t) override {
+    if (!accept(t.id)) return;
+    ThreadInfo& info = slot(rec_.threads, t.id);  // the last record for an id wins
+    info.defined = true;
+    info.name = t.name;
+    info.os_tid = t.os_tid;
+    info.java_id = t.java_id;
+  }
+  void annotation(const format::AnnotationRecord& a) override {
+    if (!accept(a.id)) return;
+    Annotation& fields = slot(rec_.annotations, a.id);
+    std::copy(std::begin(a.fields), std::end(a.fields), fields.begin());
+  }
+  void sample(const format::SampleRecord& s) override {
+    seen(s.time_ns);
+    if (!window_.contains(s.time_ns) || !accept(s.thread)) return;
+    slot(rec_.threads, s.thread);
+    uint32_t stack = s.stack;
+    // A stack lost with a damaged map chunk: keep the sample in the totals, with no frames.
+    if (stack >= rec_.stack_defined.size() || !rec_.stack_defined[stack]) {
+      ++missing_stacks_;
+      stack = 0;
+    }
+    // Like a missing stack, a missing annotation leaves the sample in, unannotated.
+    const uint32_t annotation = s.annotation < rec_.annotations.size() ? s.annotation : 0;
+    rec_.samples.push_back({s.time_ns, s.thread, stack, s.state, s.weight, annotation});
+  }
+  void threadStart(const format::ThreadEventRecord& e) override {
+    seen(e.time_ns);
+    if (accept(e.thread)) slot(rec_.threads, e.thread).start_ns = e.time_ns;
+  }
+  void threadEnd(const format::ThreadEventRecord& e) override {
+    seen(e.time_ns);
+    if (accept(e.thread)) slot(rec_.threads, e.thread).end_ns = e.time_ns;
+  }
+  void status(const format::StatusRecord& s) override {
+    seen(s.time_ns);
+    if (window_.contains(s.time_ns)) rec_.statuses.push_back(s);
+  }
+  void lost(const format::LostRecord& l) override {
+    seen(l.time_ns);
+    if (window_.contains(l.time_ns)) rec_.lost[l.reason] += l.count;
+  }
+  void marker(const format::MarkerRecord& m) override {
+    seen(m.time_ns);
+    if (window_.contains(m.time_ns)) rec_.markers.push_back(m);
+  }
+  void end(const format::RecordingEndRecord& e) override {
+    seen(e.time_ns);
+    rec_.ended = true;
+    end_time_ = e.time_ns;
+  }
+
+  // Completes the model once the reader is done.
+  void finish(const format::RecordingReader& reader) {
+    for (const format::ChunkInfo& chunk : reader.chunks())
+      if (chunk.kind == format::ChunkKind::Event) last_event_ = std::max(last_event_, chunk.end_ns);
+    rec_.end_ns = rec_.ended ? end_time_ : last_event_;
+    if (rec_.stacks.empty()) rec_.stacks.resize(1);  // id 0 is the empty stack of samples above
+    if (rec_.stack_defined.empty()) rec_.stack_defined.resize(1);
+    if (rec_.methods.empty()) rec_.methods.resize(1);
+    if (rec_.threads.empty()) rec_.threads.resize(1);
+    if (rec_.annotations.empty()) rec_.annotations.resize(1);
+    // Writers may emit events slightly out of order; statistics that follow a thread from
+    // sample to sample (call counts) need time order.
+    const auto by_time = [](const Sample& a, const Sample& b) { return a.time_ns < b.time_ns; };
+    if (!std::is_sorted(rec_.samples.begin(), rec_.samples.end(), by_time))
+      std::stable_sort(rec_.samples.begin(), rec_.samples.end(), by_time);
+    rec_.warnings = reader.warnings();
+    if (missing_stacks_)
+      rec_.warnings.push_back(std::to_string(missing_stacks_) +
+                              " samples refer to stack traces missing from the file; they count in totals without frames");
+    if (rejected_ids_)
+      rec_.warnings.push_back(std::to_string(rejected_ids_) + " records with implausible ids were ignored");
+  }
+
+ private:
+  bool accept(uint32_t id) {
+    if (id < kMaxId) return true;
+    ++rejected_ids_;
+    return false;
+  }
+  void seen(int64_t time_ns) { last_event_ = std::max(last_event_, time_ns); }
+
+  Recording& rec_;
+  TimeWindow window_;
+  int64_t end_time_ = 0;
+  int64_t last_event_ = 0;
+  uint64_t missing_stacks_ = 0;
+  uint64_t rejected_ids_ = 0;
+};
+
+// Catches only the RecordingEnd record.
+class EndFinder final : public format::RecordVisitor {
+ public:
+  explicit EndFinder(format::RecordVisitor& target) : target_(target) {}
+  void end(const format::RecordingEndRecord& e) override { target_.end(e); }
+
+ private:
+  format::RecordVisitor& target_;
+};
+
+}  // namespace
+
+Recording loadRecording(const std::string& path, const TimeWindow& window) {
+  format::RecordingReader reader(path);
+  Recording recording;
+  recording.window = window;
+  Loader loader(recording, window);
+  reader.read(loader, window.from_ns, window.to_ns);
+  // Whether the recording finished is told by its last event chunk; a window that ends
+  // earlier skipped that chunk, so look at it alone.
+  const auto& chunks = reader.chunks();
+  const auto last = std::find_if(chunks.rbegin(), chunks.rend(),
+                                 [](const format::ChunkInfo& c) { return c.kind == format::ChunkKind::Event; });
+  if (last != chunks.rend() && (last->end_ns < window.from_ns || last->start_ns > window.to_ns)) {
+    EndFinder finder(loader);
+    reader.readChunk(*last, finder);
+  }
+  loader.finish(reader);
+  return recording;
+}
+
+}  // namespace stackscope::analysis

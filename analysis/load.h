@@ -1,0 +1,16 @@
+// Loads a recording file into the event model.
+#pragma once
+
+#include <string>
+
+#include "analysis/recording.h"
+
+namespace stackscope::analysis {
+
+// Reads every map record and the samples, status reports and lost counts inside `window`
+// (event chunks wholly outside it are not decoded). Throws format::FormatError when the file
+// is missing or not a recording; a torn or damaged file loads what is readable and says what
+// was skipped in Recording::warnings.
+Recording loadRecording(const std::string& path, const TimeWindow& window = {});
+
+}  // namespace stackscope::analysis

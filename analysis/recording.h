@@ -1,0 +1,92 @@
+// The event model of one recording, as the front-end holds it in memory: map data in dense
+// tables indexed by the file's ids, and the events the statistics run over. Built by
+// loadRecording (load.h); every statistic reads it through a SamplePredicate (view.h), so
+// snapshots and logical filters narrow the samples without copying the model.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "format/records.h"
+
+namespace stackscope::analysis {
+
+// A sub-interval of the recording, as offsets from its time 0 in ns. Half-open,
+// [from_ns, to_ns), so adjacent windows ("--to 1m" then "--from 1m") split samples
+// without counting any twice.
+struct TimeWindow {
+  static constexpr int64_t kOpen = std::numeric_limits<int64_t>::max();
+  int64_t from_ns = 0;
+  int64_t to_ns = kOpen;
+
+  bool contains(int64_t time_ns) const { return time_ns >= from_ns && time_ns < to_ns; }
+  bool whole() const { return from_ns <= 0 && to_ns == kOpen; }
+};
+
+struct MethodInfo {
+  bool defined = false;  // false: referred to by a stack, never described by the file
+  uint32_t class_name = 0;   // string ids, as in format::MethodRecord
+  uint32_t method_name = 0;
+  uint32_t signature = 0;
+  uint32_t source_file = 0;
+  std::vector<format::LineEntry> lines;
+};
+
+struct ThreadInfo {
+  static constexpr int64_t kUnknownTime = std::numeric_limits<int64_t>::min();
+  bool defined = false;  // false: referred to by a sample, never described by the file
+  std::string name;
+  int64_t os_tid = 0;
+  int64_t java_id = 0;
+  int64_t start_ns = kUnknownTime;  // from ThreadStart / ThreadEnd events
+  int64_t end_ns = kUnknownTime;
+};
+
+struct Sample {
+  int64_t time_ns = 0;
+  uint32_t thread = 0;
+  uint32_t stack = 0;
+  format::ThreadState state = format::ThreadState::Unknown;
+  uint32_t weight = 1;
+  uint32_t annotation = 0;  // index into Recording::annotations, 0 = none
+};
+
+// Who a thread worked for at a sample: a string id per format::AnnotationField, 0 = unset.
+using Annotation = std::array<uint32_t, format::kAnnotationFieldCount>;
+
+struct Recording {
+  bool has_info = false;
+  format::RecordingInfo info;
+
+  // Dense tables indexed by the file's ids; entry 0 is unused (ids start at 1).
+  std::vector<std::string> strings;
+  std::vector<MethodInfo> methods;
+  std::vector<std::vector<format::Frame>> stacks;  // innermost (top) frame first
+  std::vector<bool> stack_defined;
+  std::vector<ThreadInfo> threads;
+  std::vector<Annotation> annotations;
+
+  // Events inside the window, samples sorted by time.
+  std::vector<Sample> samples;
+  std::vector<format::StatusRecord> statuses;
+  std::vector<format::MarkerRecord> markers;
+  std::map<format::LostReason, uint64_t> lost;  // samples due but not taken, by reason
+
+  TimeWindow window;
+  bool ended = false;  // RecordingEnd seen: the recording finished properly
+  int64_t end_ns = 0;  // RecordingEnd's time, or the last event's time when the file is torn
+  std::vector<std::string> warnings;  // the reader's, then the loader's
+
+  const std::string& string(uint32_t id) const;
+  std::span<const format::Frame> stack(uint32_t id) const;
+  uint64_t lostTotal() const;
+  // Length of the window actually covered: the window clipped to [0, end_ns].
+  int64_t viewDurationNs() const;
+};
+
+}  // namespace stackscope::analysis

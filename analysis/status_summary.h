@@ -1,0 +1,26 @@
+// A summary of the periodic status reports (CPU load, GC, heap, threads) of a recording.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "format/records.h"
+
+namespace stackscope::analysis {
+
+struct StatusSummary {
+  uint64_t count = 0;
+  int64_t first_ns = 0;
+  int64_t last_ns = 0;
+  uint64_t max_heap_used = 0;
+  uint64_t max_heap_committed = 0;
+  uint64_t gc_count = 0;    // cumulative, as of the last report
+  uint64_t gc_time_ns = 0;  // cumulative, as of the last report
+  double mean_cpu_load_pct = 0;  // process CPU, 100 = all cores busy
+  double max_cpu_load_pct = 0;
+  uint32_t max_live_threads = 0;
+};
+
+StatusSummary summarizeStatus(std::span<const format::StatusRecord> reports);
+
+}  // namespace stackscope::analysis

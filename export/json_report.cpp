@@ -1,0 +1,87 @@
+#include "export/json_report.h"
+
+#include "analysis/names.h"
+
+namespace stackscope::exporting {
+
+namespace {
+
+Json stateCounts(const analysis::StateCounts& states) {
+  Json out = Json::object();
+  for (size_t s = 0; s < states.size(); ++s)
+    if (states[s] > 0) out[format::threadStateName(static_cast<format::ThreadState>(s))] = states[s];
+  return out;
+}
+
+}  // namespace
+
+Json methodsJson(const analysis::Recording& rec, const analysis::MethodStats& stats, const ReportOptions& options) {
+  Json out = jsonHeader(rec, options, "methods", stats.samples);
+  out["methods_in_view"] = stats.methods.size();
+  Json methods = Json::array();
+  const size_t shown = options.rows(stats.methods.size());
+  for (size_t i = 0; i < shown; ++i) {
+    const analysis::MethodStat& m = stats.methods[i];
+    methods.push_back({{"method", analysis::methodName(rec, m.method)},
+                       {"signature", analysis::methodSignature(rec, m.method)},
+                       {"self", m.self},
+                       {"total", m.total},
+                       {"self_pct", jsonPercent(m.self, stats.samples)},
+                       {"total_pct", jsonPercent(m.total, stats.samples)}});
+  }
+  out["methods"] = std::move(methods);
+  return out;
+}
+
+Json treeJson(const analysis::Recording& rec, const analysis::CallTree& tree, const ReportOptions& options) {
+  Json out = jsonHeader(rec, options, "tree", tree.samples());
+  const std::vector<uint32_t> order = tree.preorder();
+  out["nodes_in_view"] = order.size();
+  Json nodes = Json::array();
+  const size_t shown = options.rows(order.size());
+  for (size_t i = 0; i < shown; ++i) {
+    const analysis::CallTreeNode& node = tree.nodes[order[i]];
+    Json parent = nullptr;
+    if (node.parent != analysis::CallTree::kRoot) parent = node.parent;
+    nodes.push_back({{"id", order[i]},
+                     {"parent", parent},
+                     {"level", node.level},
+                     {"rl", node.rl},
+                     {"calls", node.calls},
+                     {"base", node.base},
+                     {"cum", node.cum},
+                     {"cum_pct", jsonPercent(node.cum, tree.samples())},
+                     {"method", analysis::methodName(rec, node.method)},
+                     {"signature", analysis::methodSignature(rec, node.method)}});
+  }
+  out["nodes"] = std::move(nodes);
+  return out;
+}
+
+Json threadsJson(const analysis::Recording& rec, const analysis::ThreadStats& stats, const ReportOptions& options) {
+  Json out = jsonHeader(rec, options, "threads", stats.samples);
+  out["states"] = stateCounts(stats.states);
+  Json threads = Json::array();
+  const size_t shown = options.rows(stats.threads.size());
+  for (size_t i = 0; i < shown; ++i) {
+    const analysis::ThreadStat& t = stats.threads[i];
+    const analysis::ThreadInfo& info = rec.threads[t.thread];
+    threads.push_back({{"name", analysis::threadName(rec, t.thread)},
+                       {"id", t.thread},
+                       {"os_tid", info.os_tid},
+                       {"java_id", info.java_id},
+                       {"samples", t.samples},
+                       {"pct", jsonPercent(t.samples, stats.samples)},
+                       {"states", stateCounts(t.states)}});
+  }
+  out["threads"] = std::move(threads);
+  return out;
+}
+
+// Names come from the profiled program and are not guaranteed to be UTF-8: replace bad
+// bytes rather than fail the whole report.
+void writeJson(std::ostream& out, const Json& json) {
+  out << json.dump(2, ' ', false, Json::error_handler_t::replace) << '\n';
+}
+
+}  // namespace stackscope::exporting

@@ -1,0 +1,74 @@
+#include "export/report_header.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "analysis/view.h"
+#include "common/duration.h"
+#include "export/text_format.h"
+
+namespace stackscope::exporting {
+
+namespace {
+
+std::string recordingLine(const analysis::Recording& rec) {
+  if (!rec.has_info) return "unknown mode (the file has no recording info)";
+  return describeRecording(rec.info);
+}
+
+std::string samplesLine(const analysis::Recording& rec, uint64_t samples) {
+  std::string line = fmt::format("{} taken, {} lost", samples, rec.lostTotal());
+  std::string reasons;
+  for (const auto& [reason, count] : rec.lost)
+    reasons += fmt::format("{}{} {}", reasons.empty() ? "" : ", ", format::lostReasonName(reason), count);
+  if (!reasons.empty()) line += " (" + reasons + ")";
+  return line;
+}
+
+}  // namespace
+
+double jsonPercent(uint64_t part, uint64_t whole) { return std::round(analysis::percent(part, whole) * 1e4) / 1e4; }
+
+void writeTextHeader(std::ostream& out, const analysis::Recording& rec, const ReportOptions& options,
+                     uint64_t samples) {
+  writeField(out, "File", options.file);
+  writeField(out, "Recording", recordingLine(rec));
+  writeField(out, "Duration", formatDuration(rec.end_ns) + (rec.ended ? "" : " (unfinished: up to the last readable event)"));
+  if (!rec.window.whole()) {
+    const std::string to = rec.window.to_ns == analysis::TimeWindow::kOpen ? "the end" : formatDuration(rec.window.to_ns);
+    writeField(out, "Window", fmt::format("{} to {} ({})", formatDuration(rec.window.from_ns), to,
+                                          formatDuration(rec.viewDurationNs())));
+  }
+  writeField(out, "Samples", samplesLine(rec, samples));
+  for (const std::string& warning : rec.warnings) writeField(out, "Warning", warning);
+}
+
+Json jsonHeader(const analysis::Recording& rec, const ReportOptions& options, std::string_view view,
+                uint64_t samples) {
+  Json lost = Json::object();
+  for (const auto& [reason, count] : rec.lost) {
+    // Reasons from a newer writer all read as "other": add them up rather than overwrite.
+    const char* name = format::lostReasonName(reason);
+    lost[name] = lost.value(name, uint64_t{0}) + count;
+  }
+  Json window = {{"from_ns", rec.window.from_ns}, {"to_ns", nullptr}};
+  if (rec.window.to_ns != analysis::TimeWindow::kOpen) window["to_ns"] = rec.window.to_ns;
+  return Json{
+      {"view", view},
+      {"file", options.file},
+      {"mode", rec.has_info ? rec.info.mode : "unknown"},
+      {"interval_ns", rec.info.interval_ns},
+      {"start_epoch_ns", rec.info.start_epoch_ns},
+      {"duration_ns", rec.viewDurationNs()},
+      {"recording_duration_ns", rec.end_ns},
+      {"finished", rec.ended},
+      {"window", window},
+      {"samples", samples},
+      {"lost", lost},
+      {"lost_total", rec.lostTotal()},
+      {"warnings", rec.warnings},
+  };
+}
+
+}  // namespace stackscope::exporting

@@ -1,0 +1,92 @@
+#include "export/text_report.h"
+
+#include <fmt/format.h>
+
+#include "analysis/names.h"
+#include "export/table.h"
+#include "export/text_format.h"
+
+namespace stackscope::exporting {
+
+namespace {
+
+using Align = TextTable::Align;
+
+// Says what --top left out, so a cut table is never mistaken for the whole.
+void writeCutNote(std::ostream& out, size_t shown, size_t available, std::string_view what) {
+  if (shown < available) out << fmt::format("({} of {} {} shown; --top 0 shows all)\n", shown, available, what);
+}
+
+}  // namespace
+
+void writeMethodsText(std::ostream& out, const analysis::Recording& rec, const analysis::MethodStats& stats,
+                      const ReportOptions& options) {
+  writeTextHeader(out, rec, options, stats.samples);
+  out << '\n';
+  TextTable table;
+  table.addColumn("Self", Align::Right);
+  table.addColumn("Self%", Align::Right);
+  table.addColumn("Total", Align::Right);
+  table.addColumn("Total%", Align::Right);
+  table.addColumn("Method", Align::Left);
+  const size_t shown = options.rows(stats.methods.size());
+  for (size_t i = 0; i < shown; ++i) {
+    const analysis::MethodStat& m = stats.methods[i];
+    table.addRow({std::to_string(m.self), formatPercent(analysis::percent(m.self, stats.samples)),
+                  std::to_string(m.total), formatPercent(analysis::percent(m.total, stats.samples)),
+                  analysis::methodName(rec, m.method)});
+  }
+  table.write(out);
+  writeCutNote(out, shown, stats.methods.size(), "methods");
+}
+
+void writeTreeText(std::ostream& out, const analysis::Recording& rec, const analysis::CallTree& tree,
+                   const ReportOptions& options) {
+  writeTextHeader(out, rec, options, tree.samples());
+  out << '\n';
+  TextTable table;
+  for (const char* column : {"Level", "RL", "Calls", "Base", "Cum"}) table.addColumn(column, Align::Right);
+  table.addColumn("Method", Align::Left);
+  const std::vector<uint32_t> order = tree.preorder();
+  const size_t shown = options.rows(order.size());
+  for (size_t i = 0; i < shown; ++i) {
+    const analysis::CallTreeNode& node = tree.nodes[order[i]];
+    table.addRow({std::to_string(node.level), std::to_string(node.rl), std::to_string(node.calls),
+                  std::to_string(node.base), std::to_string(node.cum),
+                  std::string(2 * static_cast<size_t>(node.level), ' ') + analysis::methodName(rec, node.method)});
+  }
+  table.write(out);
+  writeCutNote(out, shown, order.size(), "nodes");
+}
+
+void writeThreadsText(std::ostream& out, const analysis::Recording& rec, const analysis::ThreadStats& stats,
+                      const ReportOptions& options) {
+  writeTextHeader(out, rec, options, stats.samples);
+  out << '\n';
+  // One column per state that occurs. In cpu mode every sample is "running", which says
+  // nothing the Samples column does not, so states are shown in wall mode or when they differ.
+  std::vector<size_t> states;
+  for (size_t s = 0; s < stats.states.size(); ++s)
+    if (stats.states[s] > 0) states.push_back(s);
+  if (rec.info.mode != "wall" && states.size() < 2) states.clear();
+
+  TextTable table;
+  table.addColumn("Samples", Align::Right);
+  table.addColumn("Pct", Align::Right);
+  for (size_t s : states) table.addColumn(format::threadStateName(static_cast<format::ThreadState>(s)), Align::Right);
+  table.addColumn("Tid", Align::Right);
+  table.addColumn("Thread", Align::Left);
+  const size_t shown = options.rows(stats.threads.size());
+  for (size_t i = 0; i < shown; ++i) {
+    const analysis::ThreadStat& t = stats.threads[i];
+    std::vector<std::string> row{std::to_string(t.samples), formatPercent(analysis::percent(t.samples, stats.samples))};
+    for (size_t s : states) row.push_back(std::to_string(t.states[s]));
+    row.push_back(std::to_string(rec.threads[t.thread].os_tid));
+    row.push_back(analysis::threadName(rec, t.thread));
+    table.addRow(std::move(row));
+  }
+  table.write(out);
+  writeCutNote(out, shown, stats.threads.size(), "threads");
+}
+
+}  // namespace stackscope::exporting
