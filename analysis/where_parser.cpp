@@ -121,20 +121,9 @@ class Parser {
     return node;
   }
 
-  // Fields with a closed set of values refuse a misspelt one instead of matching nothing.
   void checkValue(const WhereNode& node) const {
-    std::vector<std::string> allowed;
-    if (node.field == WhereField::State)
-      for (int s = 0; s < format::kThreadStateCount; ++s) allowed.push_back(format::threadStateName(static_cast<format::ThreadState>(s)));
-    else if (node.field == WhereField::Event)
-      allowed = {"sample"};
-    if (allowed.empty()) return;
-    std::string list;
-    for (const std::string& a : allowed) {
-      if (a == node.value) return;
-      list += (list.empty() ? "" : ", ") + a;
-    }
-    throw error(token_.position, "unknown " + std::string(whereFieldName(node.field)) + " '" + node.value + "': expected one of " + list);
+    const std::string problem = whereValueProblem(node.field, node.value);
+    if (!problem.empty()) throw error(token_.position, problem);
   }
 
   static std::string describe(const Token& token) {
@@ -193,6 +182,22 @@ WhereError::WhereError(const std::string& expression, size_t position, const std
       position_(position) {}
 
 std::unique_ptr<WhereNode> parseWhere(const std::string& expression) { return Parser(expression).parse(); }
+
+// Fields with a closed set of values refuse a misspelt one instead of matching nothing.
+std::string whereValueProblem(WhereField field, const std::string& value) {
+  std::vector<std::string> allowed;
+  if (field == WhereField::State)
+    for (int s = 0; s < format::kThreadStateCount; ++s) allowed.push_back(format::threadStateName(static_cast<format::ThreadState>(s)));
+  else if (field == WhereField::Event)
+    allowed = {"sample"};
+  if (allowed.empty()) return {};
+  std::string list;
+  for (const std::string& a : allowed) {
+    if (a == value) return {};
+    list += (list.empty() ? "" : ", ") + a;
+  }
+  return "unknown " + std::string(whereFieldName(field)) + " '" + value + "': expected one of " + list;
+}
 
 const char* whereFieldName(WhereField field) {
   for (const FieldName& f : kFields)

@@ -61,4 +61,7 @@ std::unique_ptr<WhereNode> parseWhere(const std::string& expression);
 
 const char* whereFieldName(WhereField field);
 
+// Why `value` can never match `field` (a misspelt state, say), or "" when it can.
+std::string whereValueProblem(WhereField field, const std::string& value);
+
 }  // namespace stackscope::analysis

@@ -1,0 +1,59 @@
+// Resource names: a view named by the path that led to it, e.g.
+//   methods[hot.Alpha.work]/threads
+//   threads[worker-1]/methods[a.B.c,a.B.d]/callers
+// Every element but the last narrows the samples; the last names the view, and its own
+// selection (if any) narrows too. Elements of one type are grouped: the values inside one
+// element are alternatives, separate elements of one type must all hold, different types
+// must all hold. The whole name becomes ONE filter, so a view is one pass over the events
+// whatever the depth of the path, and two equal names are the same statistic.
+#pragma once
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "analysis/where_parser.h"
+
+namespace stackscope::analysis {
+
+enum class ResourceType {
+  Methods,       // selection: a method anywhere on the stack; view: the method statistic
+  Tree,          // view: the call tree
+  Callers,       // view: back-traces of the selected methods
+  Threads,       // selection: thread name (glob); view: per thread
+  States,        // selection: thread state; view: per state
+  Users,         // selection and view by annotation value
+  Sessions,
+  Requests,
+  Applications,
+  Components,
+};
+
+struct ResourceElement {
+  ResourceType type = ResourceType::Methods;
+  std::vector<std::string> values;  // the selection; empty = no selection
+};
+
+struct ResourceName {
+  std::vector<ResourceElement> elements;  // never empty
+
+  const ResourceElement& view() const { return elements.back(); }
+  // The canonical spelling: types in lower case, values quoted only when they must be.
+  std::string toString() const;
+  // The selections as one --where expression tree, or nullptr when nothing is selected.
+  std::unique_ptr<WhereNode> filter() const;
+  // The values selected for `type` by every element (for views such as callers that focus
+  // on a selection). Alternatives of the first such element only when several exist.
+  std::vector<std::string> selected(ResourceType type) const;
+};
+
+class ResourceNameError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+ResourceName parseResourceName(const std::string& text);
+const char* resourceTypeName(ResourceType type);
+
+}  // namespace stackscope::analysis

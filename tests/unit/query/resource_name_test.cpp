@@ -1,0 +1,70 @@
+#include <gtest/gtest.h>
+
+#include "analysis/resource_name.h"
+#include "analysis/where_filter.h"
+
+namespace stackscope::analysis {
+namespace {
+
+TEST(ResourceName, ParsesAndPrintsCanonically) {
+  const ResourceName name = parseResourceName("threads[worker-1]/methods[a.B.c,a.B.d]/callers");
+  ASSERT_EQ(name.elements.size(), 3u);
+  EXPECT_EQ(name.elements[0].type, ResourceType::Threads);
+  EXPECT_EQ(name.elements[1].values, (std::vector<std::string>{"a.B.c", "a.B.d"}));
+  EXPECT_EQ(name.view().type, ResourceType::Callers);
+  EXPECT_EQ(name.toString(), "threads[worker-1]/methods[a.B.c,a.B.d]/callers");
+  EXPECT_EQ(name.selected(ResourceType::Methods), (std::vector<std::string>{"a.B.c", "a.B.d"}));
+  EXPECT_TRUE(name.selected(ResourceType::Users).empty());
+}
+
+TEST(ResourceName, QuotesValuesThatNeedIt) {
+  const ResourceName name = parseResourceName(R"(threads["pool/1, \"x\""]/methods)");
+  EXPECT_EQ(name.elements[0].values[0], "pool/1, \"x\"");
+  EXPECT_EQ(name.toString(), R"(threads["pool/1, \"x\""]/methods)");
+  EXPECT_EQ(parseResourceName(name.toString()).toString(), name.toString());
+}
+
+TEST(ResourceName, RefusesWhatIsNotAName) {
+  for (const char* bad : {"", "method", "methods/", "methods[", "methods[]", "methods[a,]", "tree[x]", "callers[a]",
+                          "methods[a]x", "states[sleepin]", "Methods", "threads[\"open]"}) {
+    EXPECT_THROW(parseResourceName(bad), ResourceNameError) << bad;
+  }
+  try {
+    parseResourceName("threads[main]/metods");
+  } catch (const ResourceNameError& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown element 'metods'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("position 15"), std::string::npos) << e.what();
+  }
+}
+
+// Groups by type: values in one element are alternatives; elements all hold.
+TEST(ResourceName, BecomesOneFilter) {
+  Recording r;
+  r.strings = {"", "a.X", "f", "g", "()V"};
+  r.methods.resize(3);
+  r.methods[1] = {true, 1, 2, 4, 0, {}};
+  r.methods[2] = {true, 1, 3, 4, 0, {}};
+  r.stacks = {{}, {{1, 0}}, {{2, 0}}, {{2, 0}, {1, 0}}};
+  r.stack_defined = {false, true, true, true};
+  r.threads.resize(3);
+  r.threads[1] = {true, "t1", 1, 1, 0, 0};
+  r.threads[2] = {true, "t2", 2, 2, 0, 0};
+  r.samples = {{0, 1, 1, format::ThreadState::Running, 1}, {1, 2, 2, format::ThreadState::Running, 1},
+               {2, 2, 3, format::ThreadState::Sleeping, 1}};
+  auto keeps = [&](const std::string& text) {
+    const auto filter = parseResourceName(text).filter();
+    std::vector<bool> out;
+    const auto keep = filter ? compileWhere(*filter, r) : SamplePredicate{};
+    for (const Sample& s : r.samples) out.push_back(!keep || keep(s));
+    return out;
+  };
+  using V = std::vector<bool>;
+  EXPECT_EQ(keeps("methods"), (V{true, true, true}));
+  EXPECT_EQ(keeps("methods[a.X.f]/threads"), (V{true, false, true}));
+  EXPECT_EQ(keeps("methods[a.X.f,a.X.g]/threads"), (V{true, true, true}));
+  EXPECT_EQ(keeps("methods[a.X.f]/methods[a.X.g]/threads"), (V{false, false, true}));
+  EXPECT_EQ(keeps("threads[t2]/methods[a.X.g]/states[sleeping]/methods"), (V{false, false, true}));
+}
+
+}  // namespace
+}  // namespace stackscope::analysis
