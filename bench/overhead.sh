@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# Measures, in one run, what cpu sampling costs a JVM, side by side with JDK Flight Recorder:
+#   1. overhead: wall time of bench/java FixedWork with the agent at 10 ms and 1 ms, and with
+#      JFR (settings=profile), each over a run without, in interleaved pairs; median ratio;
+#   2. samples taken vs due on a tight loop (due = the loop thread's CPU time / interval);
+#   3. bytes per sample at the margin: (size of an 8 s loop - size of a 2 s loop) / (their
+#      sample difference), which leaves out the fixed cost of headers, maps and start-up.
+# Usage: bench/overhead.sh [BUILD_DIR]   (env: PAIRS=5, JAVA=java)
+# Needs bash, awk and coreutils only; run on an otherwise idle machine.
+set -euo pipefail
+
+build=${1:-build}
+pairs=${PAIRS:-5}
+java=$(command -v "${JAVA:-java}")
+jfr_tool=$(dirname "$(realpath "$java")")/jfr
+agent=$build/lib/libstackscope.so
+stackscope=$build/bin/stackscope
+jar=$build/bench/fixedwork.jar
+for needed in "$agent" "$stackscope" "$jar" "$jfr_tool"; do
+  [[ -e $needed ]] || { echo "overhead.sh: $needed is missing (build first)" >&2; exit 1; }
+done
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+configs=(none cpu10 cpu1 jfr)
+declare -A label=([cpu10]="stackscope cpu@10ms" [cpu1]="stackscope cpu@1ms"
+                  [jfr]="JFR settings=profile")
+
+# The JVM options that turn a config on, recording to $tmp/CONFIG.
+config_options() {
+  case $1 in
+    none) ;;
+    cpu10) echo "-agentpath:$(realpath "$agent")=event=cpu,interval=10ms,file=$tmp/cpu10.ssr" ;;
+    cpu1) echo "-agentpath:$(realpath "$agent")=event=cpu,interval=1ms,file=$tmp/cpu1.ssr" ;;
+    jfr) echo "-XX:StartFlightRecording=settings=profile,filename=$tmp/jfr.jfr" ;;
+  esac
+}
+
+# Runs FixedWork ARGS under CONFIG; prints "PROCESS_NS WORK_NS CPU_NS".
+run() {
+  local config=$1; shift
+  local start end out
+  start=$(date +%s%N)
+  # shellcheck disable=SC2046 # config_options prints zero or one word
+  out=$("$java" -Xmx256m -XX:+UseSerialGC $(config_options "$config") \
+        -cp "$jar" io.stackscope.bench.FixedWork "$@")
+  end=$(date +%s%N)
+  awk -v process=$((end - start)) '/^work_ns /{w=$2} /^cpu_ns /{c=$2} END{print process, w+0, c+0}' <<<"$out"
+}
+
+median() { sort -g | awk '{v[NR]=$1} END{print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+
+# Samples in a recording of CONFIG: ours from `report --json`, JFR's from `jfr summary`.
+samples() {
+  case $1 in
+    jfr) "$jfr_tool" summary "$tmp/jfr.jfr" | awk '$1=="jdk.ExecutionSample"{print $2}' ;;
+    *) "$stackscope" report "$tmp/$1.ssr" --json | tr -d ' \n' | grep -o '"samples":[0-9]*' |
+         head -1 | cut -d: -f2 ;;
+  esac
+}
+lost() {
+  [[ $1 == jfr ]] && { echo "-"; return; }  # JFR does not count the samples it misses
+  "$stackscope" report "$tmp/$1.ssr" --json | tr -d ' \n' | grep -o '"lost_total":[0-9]*' |
+    head -1 | cut -d: -f2
+}
+recording() { [[ $1 == jfr ]] && echo "$tmp/jfr.jfr" || echo "$tmp/$1.ssr"; }
+interval_ns() { [[ $1 == cpu1 ]] && echo 1000000 || echo 10000000; }  # profile.jfc: 10 ms
+
+echo "machine: $(nproc) cores, $(awk -F': ' '/model name/{print $2; exit}' /proc/cpuinfo)"
+echo "jdk:     $("$java" -version 2>&1 | head -1)"
+echo
+
+# 1. Overhead. Each round pairs every config with a run without; odd rounds run in reverse
+#    order so that neither side of a pair always goes first.
+for ((round = 1; round <= pairs; round++)); do
+  order=("${configs[@]}")
+  ((round % 2 == 0)) || order=(jfr cpu1 cpu10 none)
+  for config in "${order[@]}"; do
+    read -r process work _ < <(run "$config" work)
+    echo "$process $work" >"$tmp/time.$config"
+  done
+  read -r base_process base_work <"$tmp/time.none"
+  for config in cpu10 cpu1 jfr; do
+    read -r process work <"$tmp/time.$config"
+    awk -v w=$work -v bw=$base_work -v p=$process -v bp=$base_process \
+      'BEGIN{printf "%.5f %.5f\n", w / bw, p / bp}' >>"$tmp/ratios.$config"
+  done
+  echo "pair $round/$pairs: without agent work $((base_work / 1000000)) ms" >&2
+done
+
+printf 'Overhead: median over %d interleaved pairs of wall time with / without\n' "$pairs"
+printf '%-22s %12s %14s\n' config "work phase" "whole process"
+for config in cpu10 cpu1 jfr; do
+  printf '%-22s %12.4f %14.4f\n' "${label[$config]}" \
+    "$(cut -d' ' -f1 "$tmp/ratios.$config" | median)" \
+    "$(cut -d' ' -f2 "$tmp/ratios.$config" | median)"
+done
+echo
+
+# 2 and 3. A 2 s and an 8 s tight loop per config.
+printf 'Tight loop, 8 s of CPU: samples taken vs due; bytes per sample, 8 s run minus 2 s run\n'
+printf '%-22s %8s %8s %9s %8s %12s\n' config taken due taken/due lost bytes/sample
+for config in cpu10 cpu1 jfr; do
+  run "$config" loop 2000 >/dev/null
+  short_samples=$(samples "$config")
+  short_bytes=$(stat -c %s "$(recording "$config")")
+  read -r _ _ cpu < <(run "$config" loop 8000)
+  long_samples=$(samples "$config")
+  long_bytes=$(stat -c %s "$(recording "$config")")
+  awk -v taken="$long_samples" -v cpu="$cpu" -v interval="$(interval_ns "$config")" \
+      -v lost="$(lost "$config")" -v name="${label[$config]}" \
+      -v bytes=$((long_bytes - short_bytes)) -v extra=$((long_samples - short_samples)) \
+    'BEGIN{due = cpu / interval
+           printf "%-22s %8d %8.0f %8.1f%% %8s %12.1f\n", name, taken, due, 100 * taken / due,
+                  lost, extra ? bytes / extra : 0}'
+done

@@ -1,0 +1,90 @@
+// How a profiled JVM comes and goes: many threads born and dying, System.exit from a thread,
+// an uncaught exception in main, and kill -9. The first three must leave a finished file
+// (a report with no warnings); kill -9 must leave every flushed sample readable.
+#include <chrono>
+#include <csignal>
+#include <regex>
+#include <thread>
+
+#include "harness.h"
+
+namespace it {
+namespace {
+
+class Lifecycle : public RecordingTest {
+ protected:
+  // A finished recording reads without any warning (no torn tail, no missing index).
+  void expectFinished(const std::string& path, double min_samples) {
+    json methods = report(path);
+    EXPECT_EQ(methods.at("warnings"), json::array()) << path;
+    EXPECT_GE(methods.at("samples").get<double>(), min_samples) << path;
+  }
+};
+
+TEST_F(Lifecycle, ManyShortLivedThreadsInCpuMode) {
+  ProcessResult rec = record({"-e", "cpu", "-i", "1ms"}, file("cpu.ssr"), "ManyThreads");
+  ASSERT_EQ(rec.exit_code, 0) << rec.err;
+  EXPECT_NE(rec.out.find("threads 2000"), std::string::npos) << rec.out;
+  // 2000 workers burn 1 ms of CPU each.
+  expectFinished(file("cpu.ssr"), 100);
+}
+
+TEST_F(Lifecycle, ManyShortLivedThreadsInWallMode) {
+  ProcessResult rec = record({"-e", "wall"}, file("wall.ssr"), "ManyThreads");
+  ASSERT_EQ(rec.exit_code, 0) << rec.err;
+  EXPECT_NE(rec.out.find("threads 2000"), std::string::npos) << rec.out;
+  expectFinished(file("wall.ssr"), 50);
+
+  // About 8 workers are alive at every wall tick, each for a few ms: many must be named.
+  json threads = report(file("wall.ssr"), {"--view", "threads"});
+  int workers = 0;
+  for (const json& t : threads.at("threads")) {
+    workers += t.value("name", "").rfind("worker-", 0) == 0;
+  }
+  EXPECT_GE(workers, 100) << threads.dump(1).substr(0, 2000);
+}
+
+TEST_F(Lifecycle, SystemExitFromAThreadPassesItsCodeAndFinishesTheFile) {
+  ProcessResult rec = record({"-e", "cpu"}, file("exit.ssr"), "SystemExit", {"exit"});
+  EXPECT_EQ(rec.exit_code, 3) << rec.err;
+  // exiter burned 1 s while main burned alongside it.
+  expectFinished(file("exit.ssr"), 100);
+  json threads = report(file("exit.ssr"), {"--view", "threads"});
+  EXPECT_NE(find(threads, "threads", "name", "exiter"), nullptr) << threads.dump(1);
+}
+
+TEST_F(Lifecycle, UncaughtExceptionInMainExitsOneAndFinishesTheFile) {
+  ProcessResult rec = record({"-e", "cpu"}, file("throw.ssr"), "SystemExit", {"throw"});
+  EXPECT_EQ(rec.exit_code, 1);
+  EXPECT_NE(rec.err.find("deliberate uncaught exception"), std::string::npos) << rec.err;
+  expectFinished(file("throw.ssr"), 50);
+}
+
+TEST_F(Lifecycle, KillNineMidRecordingLeavesTheFlushedSamplesReadable) {
+  // The JVM itself is started with the agent, so SIGKILL hits the process that writes.
+  std::string path = file("killed.ssr");
+  Child jvm(javaCommand("Spinner", {},
+                        {"-agentpath:" + agentPath() + "=event=cpu,interval=10ms,file=" + path}));
+  ASSERT_TRUE(jvm.waitForStdout("spinning", std::chrono::seconds(30)));
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+  kill(jvm.pid(), SIGKILL);
+  ProcessResult killed = jvm.wait(std::chrono::seconds(30));
+  ASSERT_EQ(killed.term_signal, SIGKILL) << killed.err;
+
+  // Data is flushed at least every second: well over one second of spinning at 10 ms.
+  json methods = report(path);
+  EXPECT_GE(methods.at("samples").get<double>(), 50);
+  EXPECT_NE(find(methods, "methods", "method", kWorkloads + "Spinner.main"), nullptr);
+  const std::regex torn("torn|tail|truncat|index|incomplete", std::regex::icase);
+  bool warned = false;
+  for (const json& w : methods.at("warnings")) {
+    warned = warned || std::regex_search(w.get<std::string>(), torn);
+  }
+  EXPECT_TRUE(warned) << "no torn-tail warning in " << methods.at("warnings").dump();
+
+  ProcessResult info = run({STACKSCOPE_BIN, "info", path});
+  EXPECT_EQ(info.exit_code, 0) << info.err;
+}
+
+}  // namespace
+}  // namespace it

@@ -1,0 +1,35 @@
+// Recursion: nearly every sample has descend 200 times on its stack. A method's total counts
+// a sample once however often the method appears in it.
+#include "harness.h"
+
+namespace it {
+namespace {
+
+class RecursionTotals : public RecordingTest {};
+
+TEST_F(RecursionTotals, RecursiveMethodIsCountedOncePerSample) {
+  ProcessResult rec = record({"-e", "cpu"}, file("recursion.ssr"), "Recursion");
+  ASSERT_EQ(rec.exit_code, 0) << rec.err;
+
+  json methods = report(file("recursion.ssr"));
+  double samples = methods.at("samples").get<double>();
+  ASSERT_GT(samples, 50) << "about 200 expected from 2 s of CPU at 10 ms";
+  const json* descend = find(methods, "methods", "method", kWorkloads + "Recursion.descend");
+  const json* leaf = find(methods, "methods", "method", kWorkloads + "Recursion.leaf");
+  ASSERT_NE(descend, nullptr) << methods.dump(1);
+  ASSERT_NE(leaf, nullptr) << methods.dump(1);
+
+  EXPECT_LE(descend->at("total").get<double>(), samples);
+  EXPECT_LE(descend->at("total_pct").get<double>(), 100.0);
+  EXPECT_GE(descend->at("total_pct").get<double>(), 90.0);
+  // Every leaf call is below descend, and descend itself does almost nothing.
+  EXPECT_LE(leaf->at("total").get<double>(), descend->at("total").get<double>());
+  EXPECT_GE(leaf->at("total_pct").get<double>(), 90.0);
+  EXPECT_LE(descend->at("self_pct").get<double>(), 5.0);
+  for (const json& m : methods.at("methods")) {
+    EXPECT_LE(m.at("total").get<double>(), samples) << m.dump();
+  }
+}
+
+}  // namespace
+}  // namespace it
