@@ -1,0 +1,268 @@
+// Entry points of libstackscope.so and the JVMTI callbacks that drive the recording.
+//
+// Life cycle: Agent_OnLoad parses options, opens the file, installs the SIGPROF handler and
+// enables events; VMInit registers the main thread, writes the recording info and starts the
+// writer (and, in wall mode, the sampler) thread; ThreadStart/ThreadEnd follow the other
+// threads; VMDeath stops everything and finishes the file. Normal exit, System.exit and an
+// uncaught exception in main all pass through VMDeath.
+//
+// Nothing is freed at the end: a signal or a late callback may still touch the agent's data
+// while the VM goes down, and the process is about to exit anyway.
+#include <jni.h>
+#include <jvmti.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <string>
+
+#include "agent/clocks.h"
+#include "agent/lost_counters.h"
+#include "agent/meta_events.h"
+#include "agent/options.h"
+#include "agent/sample_slot.h"
+#include "agent/stack_capture.h"
+#include "agent/status.h"
+#include "agent/thread_registry.h"
+#include "agent/thread_tracker.h"
+#include "agent/wall_sampler.h"
+#include "agent/writer_thread.h"
+#include "format/writer.h"
+
+namespace stackscope::agent {
+namespace {
+
+// Big enough for ~50k samples/s between drains (writer_thread.cpp); 8 MB of slots.
+constexpr size_t kRingSlots = 1024;
+// How long VM death waits for each agent thread before giving up on it.
+constexpr int64_t kStopTimeoutNs = 5'000'000'000;
+
+struct Agent {
+  Agent(jvmtiEnv* env, const Options& opts, std::string text)
+      : jvmti(env),
+        options(opts),
+        options_text(std::move(text)),
+        start_ns(monotonicNs()),
+        start_epoch_ns(realtimeNs()),
+        ring(kRingSlots),
+        status(gc),
+        tracker(env, registry, meta, options, start_ns),
+        wall(env, registry, ring, lost, options.interval_ns, start_ns),
+        writer_thread({env, &writer, &ring, &lost, &meta, &registry, &status, &options, start_ns}) {}
+
+  jvmtiEnv* jvmti;
+  const Options options;
+  const std::string options_text;
+  const int64_t start_ns;        // monotonic time 0
+  const int64_t start_epoch_ns;  // the same instant on the wall clock
+  format::RecordingWriter writer;
+  SampleRing ring;
+  LostCounters lost;
+  MetaQueue meta;
+  ThreadRegistry registry;
+  GcCounters gc;
+  StatusSampler status;
+  ThreadTracker tracker;
+  WallSampler wall;
+  WriterThread writer_thread;
+  bool recording = false;  // between VMInit and VMDeath (callbacks of those two only)
+};
+
+Agent* g_agent = nullptr;
+
+jint refuse(bool strict, const std::string& message) {
+  std::fprintf(stderr, "%s\n", message.c_str());
+  return strict ? JNI_ERR : JNI_OK;
+}
+
+std::string systemProperty(jvmtiEnv* jvmti, const char* name) {
+  char* value = nullptr;
+  if (jvmti->GetSystemProperty(name, &value) != JVMTI_ERROR_NONE || !value) return {};
+  std::string result = value;
+  jvmti->Deallocate(reinterpret_cast<unsigned char*>(value));
+  return result;
+}
+
+// "java.version" is set by the class library, so JVMTI's (VM-level) properties lack it.
+std::string javaVersion(JNIEnv* jni) {
+  std::string version;
+  jclass system = jni->FindClass("java/lang/System");
+  jmethodID get = system ? jni->GetStaticMethodID(system, "getProperty", "(Ljava/lang/String;)Ljava/lang/String;") : nullptr;
+  jstring key = get ? jni->NewStringUTF("java.version") : nullptr;
+  auto value = key ? static_cast<jstring>(jni->CallStaticObjectMethod(system, get, key)) : nullptr;
+  if (value && !jni->ExceptionCheck()) {
+    if (const char* chars = jni->GetStringUTFChars(value, nullptr)) {
+      version = chars;
+      jni->ReleaseStringUTFChars(value, chars);
+    }
+  }
+  if (jni->ExceptionCheck()) jni->ExceptionClear();
+  return version;  // local references go with the VMInit callback's frame
+}
+
+// AsyncGetCallTrace can only name methods whose jmethodIDs exist; asking for a class's
+// methods creates them, so do it for every class as soon as it is prepared.
+void createMethodIds(jvmtiEnv* jvmti, jclass klass) {
+  jint count = 0;
+  jmethodID* methods = nullptr;
+  if (jvmti->GetClassMethods(klass, &count, &methods) == JVMTI_ERROR_NONE) {
+    jvmti->Deallocate(reinterpret_cast<unsigned char*>(methods));
+  }
+}
+
+void createMethodIdsForLoadedClasses(jvmtiEnv* jvmti, JNIEnv* jni) {
+  jint count = 0;
+  jclass* classes = nullptr;
+  if (jvmti->GetLoadedClasses(&count, &classes) != JVMTI_ERROR_NONE) return;
+  for (jint i = 0; i < count; ++i) {
+    createMethodIds(jvmti, classes[i]);  // arrays and unprepared classes just fail
+    jni->DeleteLocalRef(classes[i]);
+  }
+  jvmti->Deallocate(reinterpret_cast<unsigned char*>(classes));
+}
+
+void writeRecordingInfo(Agent& agent, JNIEnv* jni) {
+  format::RecordingInfo info;
+  info.start_epoch_ns = agent.start_epoch_ns;
+  info.mode = modeName(agent.options.mode);
+  info.interval_ns = agent.options.interval_ns;
+  info.status_interval_ns = agent.options.status_interval_ns;
+  info.pid = getpid();
+  info.jvm = systemProperty(agent.jvmti, "java.vm.name") + " " + javaVersion(jni);
+  info.options = agent.options_text;
+  agent.writer.writeInfo(info);
+}
+
+void JNICALL onVMInit(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread) {
+  Agent& agent = *g_agent;
+  agent.tracker.init(jni);
+  agent.status.init(jni, monotonicNs());
+  createMethodIdsForLoadedClasses(jvmti, jni);
+  writeRecordingInfo(agent, jni);  // before the writer thread exists: no lock needed
+  if (!agent.writer_thread.start(jni)) {
+    std::fprintf(stderr, "stackscope: cannot start the writer thread; running unprofiled\n");
+    return;
+  }
+  // VMInit runs on the main thread; its ThreadStart event, if the VM sends one at all, only
+  // comes later, and samples are due from now on.
+  agent.tracker.onStart(jni, thread);
+  if (agent.options.mode == SampleMode::Wall && !agent.wall.start(jni)) {
+    std::fprintf(stderr, "stackscope: cannot start the wall-clock sampler thread\n");
+  }
+  agent.recording = true;
+  setCaptureActive(true);
+}
+
+void JNICALL onVMDeath(jvmtiEnv*, JNIEnv* jni) {
+  Agent& agent = *g_agent;
+  if (!agent.recording) return;
+  agent.recording = false;
+  if (agent.options.mode == SampleMode::Wall) agent.wall.stop(kStopTimeoutNs);
+  agent.registry.close();  // no more CPU timers, no more threads
+  setCaptureActive(false);
+  agent.writer_thread.finish(jni, kStopTimeoutNs);
+}
+
+void JNICALL onThreadStart(jvmtiEnv*, JNIEnv* jni, jthread thread) {
+  Agent& agent = *g_agent;
+  if (agent.writer_thread.isWriterThread(jni, thread) || agent.wall.isSamplerThread(jni, thread)) return;
+  agent.tracker.onStart(jni, thread);
+}
+
+void JNICALL onThreadEnd(jvmtiEnv*, JNIEnv* jni, jthread thread) { g_agent->tracker.onEnd(jni, thread); }
+
+// Deliberately empty: HotSpot's AsyncGetCallTrace refuses to walk (returns -1) unless
+// ClassLoad events are enabled, which needs a callback.
+void JNICALL onClassLoad(jvmtiEnv*, JNIEnv*, jthread, jclass) {}
+
+void JNICALL onClassPrepare(jvmtiEnv* jvmti, JNIEnv*, jthread, jclass klass) { createMethodIds(jvmti, klass); }
+
+// Deliberately empty: with this event enabled HotSpot keeps debug information at
+// non-safepoint locations of compiled code, which gives stack walks from a signal precise
+// frames and bcis instead of safepoint-biased ones.
+void JNICALL onCompiledMethodLoad(jvmtiEnv*, jmethodID, jint, const void*, jint, const jvmtiAddrLocationMap*,
+                                  const void*) {}
+
+// These two run inside the GC: no JVMTI or JNI, only atomics.
+void JNICALL onGcStart(jvmtiEnv*) { g_agent->gc.onStart(monotonicNs()); }
+void JNICALL onGcFinish(jvmtiEnv*) { g_agent->gc.onFinish(monotonicNs()); }
+
+jvmtiError enableEvents(jvmtiEnv* jvmti) {
+  jvmtiEventCallbacks callbacks{};
+  callbacks.VMInit = onVMInit;
+  callbacks.VMDeath = onVMDeath;
+  callbacks.ThreadStart = onThreadStart;
+  callbacks.ThreadEnd = onThreadEnd;
+  callbacks.ClassLoad = onClassLoad;
+  callbacks.ClassPrepare = onClassPrepare;
+  callbacks.CompiledMethodLoad = onCompiledMethodLoad;
+  callbacks.GarbageCollectionStart = onGcStart;
+  callbacks.GarbageCollectionFinish = onGcFinish;
+  jvmtiError error = jvmti->SetEventCallbacks(&callbacks, sizeof(callbacks));
+  const jvmtiEvent events[] = {JVMTI_EVENT_VM_INIT,       JVMTI_EVENT_VM_DEATH,
+                               JVMTI_EVENT_THREAD_START,  JVMTI_EVENT_THREAD_END,
+                               JVMTI_EVENT_CLASS_LOAD,    JVMTI_EVENT_CLASS_PREPARE,
+                               JVMTI_EVENT_COMPILED_METHOD_LOAD, JVMTI_EVENT_GARBAGE_COLLECTION_START,
+                               JVMTI_EVENT_GARBAGE_COLLECTION_FINISH};
+  for (jvmtiEvent event : events) {
+    if (error == JVMTI_ERROR_NONE) error = jvmti->SetEventNotificationMode(JVMTI_ENABLE, event, nullptr);
+  }
+  return error;
+}
+
+jint load(JavaVM* vm, const Options& options, const std::string& text) {
+  void* walk = findAsyncGetCallTrace();
+  if (!walk) return refuse(options.strict, "stackscope: this JVM has no AsyncGetCallTrace");
+  jvmtiEnv* jvmti = nullptr;
+  if (vm->GetEnv(reinterpret_cast<void**>(&jvmti), JVMTI_VERSION_1_2) != JNI_OK || !jvmti) {
+    return refuse(options.strict, "stackscope: cannot get a JVMTI environment");
+  }
+  jvmtiCapabilities caps{};
+  caps.can_generate_compiled_method_load_events = 1;
+  caps.can_get_source_file_name = 1;
+  caps.can_get_line_numbers = 1;
+  caps.can_generate_garbage_collection_events = 1;
+  if (jvmtiError error = jvmti->AddCapabilities(&caps); error != JVMTI_ERROR_NONE) {
+    return refuse(options.strict, "stackscope: cannot get the JVMTI capabilities it needs (error " +
+                                      std::to_string(error) + ")");
+  }
+
+  auto* agent = new Agent(jvmti, options, text);
+  if (!agent->writer.open(options.file)) {
+    const std::string message = "stackscope: " + agent->writer.lastError();
+    delete agent;  // nothing refers to it yet
+    return refuse(options.strict, message);
+  }
+  g_agent = agent;
+  const bool wall = options.mode == SampleMode::Wall;
+  if (!installCaptureHandler({walk, &agent->ring, &agent->lost, agent->start_ns, wall})) {
+    return refuse(options.strict, "stackscope: cannot install the SIGPROF handler");
+  }
+  if (jvmtiError error = enableEvents(jvmti); error != JVMTI_ERROR_NONE) {
+    return refuse(options.strict,
+                  "stackscope: cannot enable JVMTI events (error " + std::to_string(error) + ")");
+  }
+  return JNI_OK;
+}
+
+}  // namespace
+}  // namespace stackscope::agent
+
+extern "C" {
+
+JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM* vm, char* options, void*) {
+  using namespace stackscope::agent;
+  const std::string text = options ? options : "";
+  const ParseResult parsed = parseOptions(text, getpid());
+  if (!parsed.ok) return refuse(parsed.strict, parsed.error);
+  return load(vm, parsed.options, text);
+}
+
+JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM*, char*, void*) {
+  std::fprintf(stderr, "stackscope: attach to a running JVM is not supported yet\n");
+  return JNI_OK;
+}
+
+// Everything was finished at VM death; the agent's memory is deliberately kept (see top).
+JNIEXPORT void JNICALL Agent_OnUnload(JavaVM*) {}
+
+}  // extern "C"

@@ -1,0 +1,46 @@
+// A JVMTI agent thread (a java.lang.Thread running native code, so it has a JNIEnv and can
+// call JVMTI) that can be asked to stop and waited for with a time limit: shutdown must
+// never hang on it.
+#pragma once
+
+#include <jni.h>
+#include <jvmti.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+
+namespace stackscope::agent {
+
+class AgentThread {
+ public:
+  using Body = void (*)(void* arg, JNIEnv* jni, AgentThread& self);
+
+  // Creates the java.lang.Thread named `name` and runs body(arg, ...) on it. Live phase only.
+  bool start(jvmtiEnv* jvmti, JNIEnv* jni, const char* name, Body body, void* arg);
+
+  // Sleeps until the monotonic time `deadline_ns` or until stop is requested; returns false
+  // when stop was requested.
+  bool sleepUntil(int64_t deadline_ns);
+
+  // Asks the body to return and waits up to `timeout_ns` for it; true if it did.
+  bool stop(int64_t timeout_ns);
+
+  // Whether `thread` is this agent thread (ThreadStart uses it to leave agent threads out).
+  bool is(JNIEnv* jni, jthread thread) const;
+
+ private:
+  static void JNICALL entry(jvmtiEnv* jvmti, JNIEnv* jni, void* self);
+
+  Body body_ = nullptr;
+  void* arg_ = nullptr;
+  // Global reference, set before the thread starts; read by other threads' ThreadStart.
+  std::atomic<jobject> thread_ref_{nullptr};
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool stop_requested_ = false;
+  bool running_ = false;
+};
+
+}  // namespace stackscope::agent

@@ -1,0 +1,83 @@
+#include "agent/method_resolver.h"
+
+#include <algorithm>
+#include <string>
+
+#include "agent/java_names.h"
+
+namespace stackscope::agent {
+
+namespace {
+
+// Deallocates a JVMTI-allocated buffer when it goes out of scope.
+template <typename T>
+class JvmtiBuffer {
+ public:
+  explicit JvmtiBuffer(jvmtiEnv* jvmti) : jvmti_(jvmti) {}
+  ~JvmtiBuffer() {
+    if (ptr) jvmti_->Deallocate(reinterpret_cast<unsigned char*>(ptr));
+  }
+  JvmtiBuffer(const JvmtiBuffer&) = delete;
+  JvmtiBuffer& operator=(const JvmtiBuffer&) = delete;
+  T* ptr = nullptr;
+
+ private:
+  jvmtiEnv* jvmti_;
+};
+
+constexpr const char* kUnknown = "<unknown>";
+
+}  // namespace
+
+uint32_t MethodResolver::idFor(JNIEnv* jni, const void* method) {
+  auto [it, inserted] = ids_.try_emplace(method, next_id_);
+  if (inserted) {
+    ++next_id_;
+    // Written before any stack that uses it: the map chunk is flushed before events.
+    writer_.writeMethod(describe(jni, static_cast<jmethodID>(const_cast<void*>(method)), it->second));
+  }
+  return it->second;
+}
+
+format::MethodRecord MethodResolver::describe(JNIEnv* jni, jmethodID method, uint32_t id) {
+  format::MethodRecord record;
+  record.id = id;
+  JvmtiBuffer<char> name(jvmti_), signature(jvmti_);
+  if (!method || jvmti_->GetMethodName(method, &name.ptr, &signature.ptr, nullptr) != JVMTI_ERROR_NONE) {
+    record.class_name = writer_.internString(kUnknown);
+    record.method_name = writer_.internString(kUnknown);
+    record.signature = writer_.internString("");
+    return record;
+  }
+  record.method_name = writer_.internString(name.ptr ? name.ptr : kUnknown);
+  record.signature = writer_.internString(signature.ptr ? signature.ptr : "");
+
+  jclass klass = nullptr;
+  if (jvmti_->GetMethodDeclaringClass(method, &klass) == JVMTI_ERROR_NONE && klass) {
+    JvmtiBuffer<char> class_signature(jvmti_), source(jvmti_);
+    if (jvmti_->GetClassSignature(klass, &class_signature.ptr, nullptr) == JVMTI_ERROR_NONE && class_signature.ptr) {
+      record.class_name = writer_.internString(javaNameFromSignature(class_signature.ptr));
+    }
+    if (jvmti_->GetSourceFileName(klass, &source.ptr) == JVMTI_ERROR_NONE && source.ptr) {
+      record.source_file = writer_.internString(source.ptr);
+    }
+    jni->DeleteLocalRef(klass);
+  }
+  if (record.class_name == 0) record.class_name = writer_.internString(kUnknown);
+
+  // Native and abstract methods have no line table: that is not an error worth reporting.
+  jint count = 0;
+  JvmtiBuffer<jvmtiLineNumberEntry> table(jvmti_);
+  if (jvmti_->GetLineNumberTable(method, &count, &table.ptr) == JVMTI_ERROR_NONE && table.ptr) {
+    record.lines.reserve(static_cast<size_t>(count));
+    for (jint i = 0; i < count; ++i) {
+      record.lines.push_back({static_cast<uint32_t>(table.ptr[i].start_location),
+                              static_cast<uint32_t>(table.ptr[i].line_number)});
+    }
+    std::sort(record.lines.begin(), record.lines.end(),
+              [](const format::LineEntry& a, const format::LineEntry& b) { return a.bci < b.bci; });
+  }
+  return record;
+}
+
+}  // namespace stackscope::agent

@@ -1,0 +1,33 @@
+// Turns jmethodIDs from stack walks into method ids of the recording, writing each method's
+// record (class, name, signature, source file, line table) the first time it is seen.
+// Writer thread only (or the VM-death callback once the writer thread is stopped).
+#pragma once
+
+#include <jni.h>
+#include <jvmti.h>
+
+#include <cstdint>
+#include <unordered_map>
+
+#include "format/writer.h"
+
+namespace stackscope::agent {
+
+class MethodResolver {
+ public:
+  MethodResolver(jvmtiEnv* jvmti, format::RecordingWriter& writer) : jvmti_(jvmti), writer_(writer) {}
+
+  // The method's id; a method JVMTI cannot describe (its class was unloaded meanwhile, or a
+  // null id) gets a record with "<unknown>" names rather than failing the sample.
+  uint32_t idFor(JNIEnv* jni, const void* method);
+
+ private:
+  format::MethodRecord describe(JNIEnv* jni, jmethodID method, uint32_t id);
+
+  jvmtiEnv* jvmti_;
+  format::RecordingWriter& writer_;
+  std::unordered_map<const void*, uint32_t> ids_;
+  uint32_t next_id_ = 1;
+};
+
+}  // namespace stackscope::agent

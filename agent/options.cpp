@@ -1,0 +1,118 @@
+#include "agent/options.h"
+
+#include "common/duration.h"
+
+namespace stackscope::agent {
+
+namespace {
+
+constexpr std::string_view kKnownKeys = "event, interval, file, status, strict";
+
+std::string badOption(std::string_view item, std::string_view why) {
+  std::string message = "stackscope: bad agent option '";
+  message.append(item);
+  message.append("': ");
+  message.append(why);
+  return message;
+}
+
+// Parses a duration within [min, max]; on failure returns false and sets `why`.
+bool parseBoundedDuration(std::string_view value, int64_t min, int64_t max, const char* range,
+                          int64_t& out, std::string& why) {
+  const std::optional<int64_t> parsed = parseDuration(value);
+  if (!parsed) {
+    why = "expected a duration such as 10ms";
+    return false;
+  }
+  if (*parsed < min || *parsed > max) {
+    why = std::string("must be between ") + range;
+    return false;
+  }
+  out = *parsed;
+  return true;
+}
+
+// Applies one "key=value" or "key" item; returns false with `why` set on error.
+bool applyItem(std::string_view item, Options& options, std::string& why) {
+  const size_t eq = item.find('=');
+  const std::string_view key = item.substr(0, eq);
+  const bool has_value = eq != std::string_view::npos;
+  const std::string_view value = has_value ? item.substr(eq + 1) : std::string_view();
+
+  if (key == "strict") {
+    if (has_value) {
+      why = "strict takes no value";
+      return false;
+    }
+    options.strict = true;
+    return true;
+  }
+  if (key != "event" && key != "interval" && key != "file" && key != "status") {
+    why = std::string("unknown option (known: ").append(kKnownKeys).append(")");
+    return false;
+  }
+  if (!has_value) {
+    why = "expected " + std::string(key) + "=VALUE";
+    return false;
+  }
+  if (key == "event") {
+    if (value == "cpu") {
+      options.mode = SampleMode::Cpu;
+    } else if (value == "wall") {
+      options.mode = SampleMode::Wall;
+    } else {
+      why = "expected cpu or wall";
+      return false;
+    }
+    return true;
+  }
+  if (key == "interval") {
+    return parseBoundedDuration(value, kMinInterval, kMaxInterval, "100us and 10s", options.interval_ns, why);
+  }
+  if (key == "status") {
+    return parseBoundedDuration(value, kMinStatusInterval, kMaxStatusInterval, "10ms and 1h",
+                                options.status_interval_ns, why);
+  }
+  // key == "file"
+  if (value.empty()) {
+    why = "expected a file path";
+    return false;
+  }
+  options.file = std::string(value);
+  return true;
+}
+
+}  // namespace
+
+ParseResult parseOptions(std::string_view text, int64_t pid) {
+  ParseResult result;
+  // "strict" decides what a failure does, so look for it before anything can fail.
+  for (size_t start = 0; start <= text.size();) {
+    size_t end = text.find(',', start);
+    if (end == std::string_view::npos) end = text.size();
+    if (text.substr(start, end - start) == "strict") result.strict = true;
+    start = end + 1;
+  }
+
+  Options options;
+  for (size_t start = 0; start <= text.size();) {
+    size_t end = text.find(',', start);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view item = text.substr(start, end - start);
+    start = end + 1;
+    if (item.empty()) continue;  // "a,,b" or a trailing comma: nothing to apply
+    std::string why;
+    if (!applyItem(item, options, why)) {
+      result.error = badOption(item, why);
+      return result;
+    }
+  }
+  if (options.file.empty()) options.file = "stackscope-" + std::to_string(pid) + ".ssr";
+  result.options = std::move(options);
+  result.ok = true;
+  return result;
+}
+
+const char* modeName(SampleMode mode) { return mode == SampleMode::Wall ? "wall" : "cpu"; }
+
+}  // namespace stackscope::agent

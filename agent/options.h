@@ -1,0 +1,38 @@
+// The agent's option string, "event=cpu,interval=10ms,file=out.ssr,status=1s,strict".
+// Pure parsing: no JVMTI, no I/O, so it is unit-tested on its own.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace stackscope::agent {
+
+enum class SampleMode : uint8_t { Cpu, Wall };
+
+struct Options {
+  SampleMode mode = SampleMode::Cpu;
+  int64_t interval_ns = 10'000'000;         // 10ms
+  std::string file;                         // stackscope-<pid>.ssr when not given
+  int64_t status_interval_ns = 1'000'000'000;  // 1s
+  bool strict = false;
+};
+
+struct ParseResult {
+  bool ok = false;
+  Options options;    // defaults filled in; meaningful when ok
+  std::string error;  // the whole one-line message for stderr when !ok
+  bool strict = false;  // "strict" appeared anywhere, even when parsing failed
+};
+
+inline constexpr int64_t kMinInterval = 100'000;             // 100us
+inline constexpr int64_t kMaxInterval = 10'000'000'000;      // 10s
+inline constexpr int64_t kMinStatusInterval = 10'000'000;    // 10ms
+inline constexpr int64_t kMaxStatusInterval = 3'600'000'000'000;  // 1h
+
+// `text` may be empty (no options). `pid` names the default output file.
+ParseResult parseOptions(std::string_view text, int64_t pid);
+
+const char* modeName(SampleMode mode);
+
+}  // namespace stackscope::agent

@@ -1,0 +1,49 @@
+// What the samplers hand to the writer thread through the ring: one slot per captured stack,
+// or one slot listing idle threads whose previous stack is repeated (wall mode).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "agent/mpsc_ring.h"
+
+namespace stackscope::agent {
+
+// Deeper stacks keep their innermost kMaxFrames frames.
+inline constexpr int kMaxFrames = 512;
+
+// Same layout as AsyncGetCallTrace's frame {jint lineno; jmethodID method_id;} so the stack
+// walk writes straight into the slot (stack_capture.cpp checks this with static_asserts).
+struct RawFrame {
+  int32_t bci;         // AsyncGetCallTrace puts the bytecode index here for Java frames
+  const void* method;  // jmethodID
+};
+
+struct RepeatEntry {
+  uint32_t thread;
+  uint8_t state;  // format::ThreadState
+};
+
+enum class SlotKind : uint8_t {
+  Stack,   // frames[0, count) of `thread`, innermost first
+  Repeat,  // repeats[0, count): each thread again with the last stack captured for it
+  Skip,    // claimed but the stack walk failed (already counted as lost): ignore
+};
+
+struct SampleSlot {
+  int64_t time_ns;  // since the recording's time 0
+  uint32_t thread;  // registry id (Stack slots)
+  uint8_t state;    // format::ThreadState (Stack slots)
+  SlotKind kind;
+  uint16_t count;
+  union {
+    RawFrame frames[kMaxFrames];
+    RepeatEntry repeats[kMaxFrames * sizeof(RawFrame) / sizeof(RepeatEntry)];
+  };
+};
+
+inline constexpr size_t kMaxRepeats = sizeof(SampleSlot::repeats) / sizeof(RepeatEntry);
+
+using SampleRing = MpscRing<SampleSlot>;
+
+}  // namespace stackscope::agent

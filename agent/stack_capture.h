@@ -1,0 +1,27 @@
+// The SIGPROF handler that captures Java stacks with AsyncGetCallTrace into the sample ring.
+#pragma once
+
+#include <cstdint>
+
+#include "agent/lost_counters.h"
+#include "agent/sample_slot.h"
+
+namespace stackscope::agent {
+
+struct CaptureConfig {
+  void* async_get_call_trace = nullptr;  // from dlsym
+  SampleRing* ring = nullptr;            // never freed: a late signal may still use it
+  LostCounters* lost = nullptr;          // never freed, likewise
+  int64_t start_ns = 0;                  // monotonic time 0 of the recording
+  bool wall = false;                     // signals come from the wall sampler, not CPU timers
+};
+
+// Looks up AsyncGetCallTrace in the JVM; null if this JVM does not have it.
+void* findAsyncGetCallTrace();
+
+// Installs the handler (once, never uninstalled). It does nothing until setCaptureActive(true).
+bool installCaptureHandler(const CaptureConfig& config);
+void setCaptureActive(bool active);
+bool captureActive();
+
+}  // namespace stackscope::agent

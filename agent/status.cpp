@@ -1,0 +1,65 @@
+#include "agent/status.h"
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "agent/clocks.h"
+
+namespace stackscope::agent {
+
+namespace {
+
+int64_t processCpuNs() {
+  rusage usage{};
+  if (getrusage(RUSAGE_SELF, &usage) != 0) return 0;
+  auto ns = [](const timeval& tv) { return static_cast<int64_t>(tv.tv_sec) * 1'000'000'000 + tv.tv_usec * 1000; };
+  return ns(usage.ru_utime) + ns(usage.ru_stime);
+}
+
+}  // namespace
+
+void StatusSampler::init(JNIEnv* jni, int64_t now_ns) {
+  last_wall_ns_ = now_ns;
+  last_cpu_ns_ = processCpuNs();
+  jclass runtime = jni->FindClass("java/lang/Runtime");
+  if (runtime) {
+    runtime_class_ = static_cast<jclass>(jni->NewGlobalRef(runtime));
+    get_runtime_ = jni->GetStaticMethodID(runtime, "getRuntime", "()Ljava/lang/Runtime;");
+    total_memory_ = jni->GetMethodID(runtime, "totalMemory", "()J");
+    free_memory_ = jni->GetMethodID(runtime, "freeMemory", "()J");
+    jni->DeleteLocalRef(runtime);
+  }
+  if (jni->ExceptionCheck()) jni->ExceptionClear();
+}
+
+void StatusSampler::readHeap(JNIEnv* jni, format::StatusRecord& status) {
+  if (!runtime_class_ || !get_runtime_ || !total_memory_ || !free_memory_) return;
+  jobject runtime = jni->CallStaticObjectMethod(runtime_class_, get_runtime_);
+  if (runtime && !jni->ExceptionCheck()) {
+    const jlong total = jni->CallLongMethod(runtime, total_memory_);
+    const jlong free = jni->CallLongMethod(runtime, free_memory_);
+    if (!jni->ExceptionCheck() && total >= free && free >= 0) {
+      status.heap_committed = static_cast<uint64_t>(total);
+      status.heap_used = static_cast<uint64_t>(total - free);
+    }
+  }
+  if (jni->ExceptionCheck()) jni->ExceptionClear();
+  if (runtime) jni->DeleteLocalRef(runtime);
+}
+
+format::StatusRecord StatusSampler::take(JNIEnv* jni, int64_t now_ns, int64_t time_ns, uint32_t live_threads) {
+  format::StatusRecord status;
+  status.time_ns = time_ns;
+  const int64_t cpu_ns = processCpuNs();
+  const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  status.cpu_load_permille = cpuLoadPermille(cpu_ns - last_cpu_ns_, now_ns - last_wall_ns_, static_cast<int>(cpus));
+  last_cpu_ns_ = cpu_ns;
+  last_wall_ns_ = now_ns;
+  status.gc_count = gc_.count();
+  status.gc_time_ns = gc_.timeNs();
+  readHeap(jni, status);
+  status.live_threads = live_threads;
+  return status;
+}
+
+}  // namespace stackscope::agent

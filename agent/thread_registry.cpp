@@ -1,0 +1,58 @@
+#include "agent/thread_registry.h"
+
+#include <atomic>
+
+#include "agent/cpu_sampler.h"
+
+namespace stackscope::agent {
+
+namespace {
+// initial-exec: a dlopen'ed library's TLS otherwise goes through __tls_get_addr, which may
+// allocate on first use and so is not async-signal-safe. The handler reads this pointer.
+thread_local ThreadSlot* tls_slot __attribute__((tls_model("initial-exec"))) = nullptr;
+}  // namespace
+
+ThreadSlot* currentThreadSlot() {
+  ThreadSlot* slot = tls_slot;
+  std::atomic_signal_fence(std::memory_order_acquire);
+  return slot;
+}
+
+void setCurrentThreadSlot(ThreadSlot* slot) {
+  // The fences keep the store ordered with what the thread does to the slot around it, as
+  // seen by a signal handler interrupting this thread.
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  tls_slot = slot;
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+}
+
+ThreadRegistry::AddResult ThreadRegistry::add(ThreadSlot* slot, int64_t timer_interval_ns) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (closed_) return AddResult::Closed;
+  slots_[slot->id] = slot;
+  if (timer_interval_ns > 0 && !startThreadTimer(*slot, timer_interval_ns)) return AddResult::AddedWithoutTimer;
+  return AddResult::Added;
+}
+
+ThreadSlot* ThreadRegistry::remove(uint32_t id) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = slots_.find(id);
+  if (it == slots_.end()) return nullptr;
+  ThreadSlot* slot = it->second;
+  slots_.erase(it);
+  stopThreadTimer(*slot);
+  return slot;
+}
+
+void ThreadRegistry::close() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  closed_ = true;
+  for (auto& [id, slot] : slots_) stopThreadTimer(*slot);
+}
+
+size_t ThreadRegistry::size() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return slots_.size();
+}
+
+}  // namespace stackscope::agent

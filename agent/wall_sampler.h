@@ -1,0 +1,46 @@
+// wall mode: every interval, one sample of every live Java thread whatever its state.
+// Threads that did not run since their last captured stack are not interrupted: their
+// previous stack is repeated (a Repeat slot in the ring), so a thousand idle threads cost a
+// CPU-clock read each per tick, not a signal and a stack walk each.
+#pragma once
+
+#include <jni.h>
+#include <jvmti.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "agent/agent_thread.h"
+#include "agent/lost_counters.h"
+#include "agent/sample_slot.h"
+#include "agent/thread_registry.h"
+
+namespace stackscope::agent {
+
+class WallSampler {
+ public:
+  WallSampler(jvmtiEnv* jvmti, ThreadRegistry& registry, SampleRing& ring, LostCounters& lost,
+              int64_t interval_ns, int64_t start_ns)
+      : jvmti_(jvmti), registry_(registry), ring_(ring), lost_(lost), interval_ns_(interval_ns), start_ns_(start_ns) {}
+
+  bool start(JNIEnv* jni) { return thread_.start(jvmti_, jni, "stackscope-wall-sampler", run, this); }
+  bool stop(int64_t timeout_ns) { return thread_.stop(timeout_ns); }
+  bool isSamplerThread(JNIEnv* jni, jthread thread) const { return thread_.is(jni, thread); }
+
+ private:
+  static void run(void* self, JNIEnv* jni, AgentThread& thread);
+  void tick();
+  void sampleThread(ThreadSlot& slot, pid_t pid);
+  void pushRepeats(int64_t time_ns);
+
+  jvmtiEnv* jvmti_;
+  ThreadRegistry& registry_;
+  SampleRing& ring_;
+  LostCounters& lost_;
+  const int64_t interval_ns_;
+  const int64_t start_ns_;
+  AgentThread thread_;
+  std::vector<RepeatEntry> repeats_;  // this tick's idle threads
+};
+
+}  // namespace stackscope::agent

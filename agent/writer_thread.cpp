@@ -1,0 +1,151 @@
+#include "agent/writer_thread.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+#include "agent/clocks.h"
+#include "agent/stack_capture.h"
+
+namespace stackscope::agent {
+
+namespace {
+// How often the ring is drained: it holds 1024 stacks, so at 20 ms it absorbs ~50k samples/s.
+constexpr int64_t kDrainPeriodNs = 20'000'000;
+// Crash consistency: a complete chunk reaches the file at least this often.
+constexpr int64_t kMaxFlushPeriodNs = 1'000'000'000;
+}  // namespace
+
+bool WriterThread::start(JNIEnv* jni) {
+  const int64_t now = monotonicNs();
+  next_status_ns_ = now + in_.options->status_interval_ns;
+  next_flush_ns_ = now + std::min(kMaxFlushPeriodNs, in_.options->status_interval_ns);
+  return thread_.start(in_.jvmti, jni, "stackscope-writer", run, this);
+}
+
+void WriterThread::run(void* self_ptr, JNIEnv* jni, AgentThread& thread) {
+  auto& self = *static_cast<WriterThread*>(self_ptr);
+  for (;;) {
+    const int64_t wake = std::min(monotonicNs() + kDrainPeriodNs, self.next_status_ns_);
+    if (!thread.sleepUntil(wake)) return;
+    std::lock_guard<std::timed_mutex> lock(self.io_mutex_);
+    if (self.failed_) return;
+    self.cycle(jni, false);
+  }
+}
+
+bool WriterThread::finish(JNIEnv* jni, int64_t timeout_ns) {
+  thread_.stop(timeout_ns);
+  std::unique_lock<std::timed_mutex> lock(io_mutex_, std::chrono::nanoseconds(timeout_ns));
+  if (!lock.owns_lock()) {
+    std::fprintf(stderr, "stackscope: the writer thread did not stop; '%s' is left unfinished\n",
+                 in_.options->file.c_str());
+    return false;
+  }
+  if (failed_) return false;
+  cycle(jni, true);
+  return !failed_;
+}
+
+void WriterThread::cycle(JNIEnv* jni, bool last) {
+  const int64_t now = monotonicNs();
+  const int64_t time_ns = now - in_.start_ns;
+  drainMeta();
+  drainRing(jni);
+
+  if (last || now >= next_status_ns_) {
+    in_.writer->writeStatus(in_.status->take(jni, now, time_ns, static_cast<uint32_t>(in_.registry->size())));
+    next_status_ns_ += in_.options->status_interval_ns;
+    if (next_status_ns_ <= now) next_status_ns_ = now + in_.options->status_interval_ns;
+  }
+  if (last) {
+    writeLostDeltas(time_ns);
+    if (!in_.writer->finish(time_ns)) fail();
+    return;
+  }
+  if (now >= next_flush_ns_) {
+    writeLostDeltas(time_ns);
+    if (!in_.writer->flush()) fail();
+    next_flush_ns_ = now + std::min(kMaxFlushPeriodNs, in_.options->status_interval_ns);
+  }
+  // Threads that ended before the previous drain can have nothing left in the ring now.
+  for (uint32_t thread : ended_before_) last_stack_.erase(thread);
+  ended_before_.swap(ended_);
+  ended_.clear();
+}
+
+void WriterThread::drainMeta() {
+  in_.meta->takeAll(meta_batch_);
+  for (const MetaEvent& event : meta_batch_) {
+    if (event.has_record) {
+      in_.writer->writeThread(event.record);
+      threads_written_.insert(event.thread);
+    }
+    if (event.kind == MetaEvent::Kind::ThreadStart) {
+      in_.writer->writeThreadStart({event.time_ns, event.thread});
+    } else {
+      in_.writer->writeThreadEnd({event.time_ns, event.thread});
+      ended_.push_back(event.thread);
+    }
+  }
+}
+
+void WriterThread::ensureThreadRecord(uint32_t thread) {
+  // A thread queues its record before it can be sampled, but it may have started after this
+  // cycle took the queue: take it again so the record precedes the sample.
+  if (!threads_written_.count(thread)) drainMeta();
+}
+
+void WriterThread::drainRing(JNIEnv* jni) {
+  while (const SampleSlot* slot = in_.ring->front()) {
+    if (slot->kind == SlotKind::Stack) {
+      writeStack(jni, *slot);
+    } else if (slot->kind == SlotKind::Repeat) {
+      writeRepeats(*slot);
+    }
+    in_.ring->pop();
+  }
+}
+
+void WriterThread::writeStack(JNIEnv* jni, const SampleSlot& slot) {
+  ensureThreadRecord(slot.thread);
+  frames_.resize(slot.count);
+  for (uint16_t i = 0; i < slot.count; ++i) {
+    frames_[i] = {methods_.idFor(jni, slot.frames[i].method), slot.frames[i].bci};
+  }
+  const uint32_t stack = in_.writer->internStack(frames_.data(), frames_.size());
+  last_stack_[slot.thread] = stack;
+  in_.writer->writeSample({slot.time_ns, slot.thread, stack, static_cast<format::ThreadState>(slot.state), 1});
+}
+
+void WriterThread::writeRepeats(const SampleSlot& slot) {
+  for (uint16_t i = 0; i < slot.count; ++i) {
+    const RepeatEntry& entry = slot.repeats[i];
+    auto it = last_stack_.find(entry.thread);
+    if (it == last_stack_.end()) {  // cannot happen: a repeat follows a captured stack
+      in_.lost->add(format::LostReason::UnknownState);
+      continue;
+    }
+    in_.writer->writeSample(
+        {slot.time_ns, entry.thread, it->second, static_cast<format::ThreadState>(entry.state), 1});
+  }
+}
+
+void WriterThread::writeLostDeltas(int64_t time_ns) {
+  for (int reason = 1; reason <= format::kLostReasonMax; ++reason) {
+    const uint64_t count = in_.lost->get(static_cast<format::LostReason>(reason));
+    if (count > lost_reported_[reason]) {
+      in_.writer->writeLost({time_ns, static_cast<format::LostReason>(reason), count - lost_reported_[reason]});
+      lost_reported_[reason] = count;
+    }
+  }
+}
+
+void WriterThread::fail() {
+  failed_ = true;
+  setCaptureActive(false);
+  std::fprintf(stderr, "stackscope: cannot write '%s': %s; recording stopped\n", in_.options->file.c_str(),
+               in_.writer->lastError().c_str());
+}
+
+}  // namespace stackscope::agent

@@ -1,0 +1,78 @@
+// The writer thread: drains the sample ring and the meta-event queue into the recording,
+// resolving methods and deduplicating stacks, writes status reports and lost-sample counts,
+// and flushes a complete chunk at least every second so a kill -9 loses at most that much.
+#pragma once
+
+#include <jni.h>
+#include <jvmti.h>
+
+#include <cstdint>
+#include <mutex>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "agent/agent_thread.h"
+#include "agent/lost_counters.h"
+#include "agent/meta_events.h"
+#include "agent/method_resolver.h"
+#include "agent/options.h"
+#include "agent/sample_slot.h"
+#include "agent/status.h"
+#include "agent/thread_registry.h"
+#include "format/writer.h"
+
+namespace stackscope::agent {
+
+struct WriterInputs {
+  jvmtiEnv* jvmti;
+  format::RecordingWriter* writer;  // open, RecordingInfo already written
+  SampleRing* ring;
+  LostCounters* lost;
+  MetaQueue* meta;
+  ThreadRegistry* registry;
+  StatusSampler* status;
+  const Options* options;
+  int64_t start_ns;  // monotonic time 0
+};
+
+class WriterThread {
+ public:
+  explicit WriterThread(const WriterInputs& in) : in_(in), methods_(in.jvmti, *in.writer) {}
+
+  bool start(JNIEnv* jni);
+  bool isWriterThread(JNIEnv* jni, jthread thread) const { return thread_.is(jni, thread); }
+
+  // At VM death: stops the thread (waiting at most timeout_ns), drains what is left and
+  // finishes the file. Never blocks longer than about twice the timeout.
+  bool finish(JNIEnv* jni, int64_t timeout_ns);
+
+ private:
+  static void run(void* self, JNIEnv* jni, AgentThread& thread);
+  // One round of draining and writing; `last` finishes the file. io_mutex_ held.
+  void cycle(JNIEnv* jni, bool last);
+  void drainMeta();
+  void drainRing(JNIEnv* jni);
+  void writeStack(JNIEnv* jni, const SampleSlot& slot);
+  void writeRepeats(const SampleSlot& slot);
+  void ensureThreadRecord(uint32_t thread);
+  void writeLostDeltas(int64_t time_ns);
+  void fail();
+
+  WriterInputs in_;
+  MethodResolver methods_;
+  AgentThread thread_;
+  std::timed_mutex io_mutex_;  // one consumer of the ring, one user of the writer
+  bool failed_ = false;
+  int64_t next_status_ns_ = 0;  // monotonic
+  int64_t next_flush_ns_ = 0;   // monotonic
+  uint64_t lost_reported_[format::kLostReasonMax + 1] = {};
+  std::vector<MetaEvent> meta_batch_;
+  std::vector<format::Frame> frames_;
+  std::unordered_set<uint32_t> threads_written_;
+  std::unordered_map<uint32_t, uint32_t> last_stack_;  // thread -> its last captured stack
+  std::vector<uint32_t> ended_;          // threads ended in this cycle
+  std::vector<uint32_t> ended_before_;   // ... in the previous one: forgotten after this one
+};
+
+}  // namespace stackscope::agent
