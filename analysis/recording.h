@@ -26,6 +26,7 @@ struct TimeWindow {
 
   bool contains(int64_t time_ns) const { return time_ns >= from_ns && time_ns < to_ns; }
   bool whole() const { return from_ns <= 0 && to_ns == kOpen; }
+  bool operator==(const TimeWindow&) const = default;
 };
 
 struct MethodInfo {
