@@ -1,0 +1,130 @@
+#include "agent/options.h"
+
+#include <gtest/gtest.h>
+
+namespace stackscope::agent {
+namespace {
+
+TEST(AgentOptions, DefaultsWhenEmpty) {
+  const ParseResult r = parseOptions("", 1234);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.options.mode, SampleMode::Cpu);
+  EXPECT_EQ(r.options.interval_ns, 10'000'000);
+  EXPECT_EQ(r.options.status_interval_ns, 1'000'000'000);
+  EXPECT_EQ(r.options.file, "stackscope-1234.ssr");
+  EXPECT_FALSE(r.options.strict);
+  EXPECT_FALSE(r.strict);
+}
+
+TEST(AgentOptions, EveryOption) {
+  const ParseResult r = parseOptions("event=wall,interval=250us,file=/tmp/out.ssr,status=2s,strict", 1);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.options.mode, SampleMode::Wall);
+  EXPECT_EQ(r.options.interval_ns, 250'000);
+  EXPECT_EQ(r.options.file, "/tmp/out.ssr");
+  EXPECT_EQ(r.options.status_interval_ns, 2'000'000'000);
+  EXPECT_TRUE(r.options.strict);
+  EXPECT_TRUE(r.strict);
+}
+
+TEST(AgentOptions, CpuEventAndCompoundDurations) {
+  const ParseResult r = parseOptions("event=cpu,interval=1s500ms,status=1h", 1);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.options.mode, SampleMode::Cpu);
+  EXPECT_EQ(r.options.interval_ns, 1'500'000'000);
+  EXPECT_EQ(r.options.status_interval_ns, 3'600'000'000'000);
+}
+
+TEST(AgentOptions, IntervalBoundsAreInclusive) {
+  EXPECT_TRUE(parseOptions("interval=100us", 1).ok);
+  EXPECT_TRUE(parseOptions("interval=10s", 1).ok);
+  EXPECT_TRUE(parseOptions("status=10ms", 1).ok);
+  EXPECT_TRUE(parseOptions("status=1h", 1).ok);
+}
+
+TEST(AgentOptions, BadDurationNamesTheItem) {
+  const ParseResult r = parseOptions("event=cpu,interval=abc", 1);
+  EXPECT_FALSE(r.ok);
+  EXPECT_FALSE(r.strict);
+  EXPECT_EQ(r.error, "stackscope: bad agent option 'interval=abc': expected a duration such as 10ms");
+}
+
+TEST(AgentOptions, BareNumberIsNotADuration) {
+  const ParseResult r = parseOptions("interval=10", 1);
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.error, "stackscope: bad agent option 'interval=10': expected a duration such as 10ms");
+}
+
+TEST(AgentOptions, OutOfRangeDurations) {
+  EXPECT_EQ(parseOptions("interval=99us", 1).error,
+            "stackscope: bad agent option 'interval=99us': must be between 100us and 10s");
+  EXPECT_EQ(parseOptions("interval=11s", 1).error,
+            "stackscope: bad agent option 'interval=11s': must be between 100us and 10s");
+  EXPECT_EQ(parseOptions("status=9ms", 1).error,
+            "stackscope: bad agent option 'status=9ms': must be between 10ms and 1h");
+  EXPECT_EQ(parseOptions("status=1h1s", 1).error,
+            "stackscope: bad agent option 'status=1h1s': must be between 10ms and 1h");
+  EXPECT_FALSE(parseOptions("interval=0ms", 1).ok);
+}
+
+TEST(AgentOptions, BadEvent) {
+  const ParseResult r = parseOptions("event=alloc", 1);
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.error, "stackscope: bad agent option 'event=alloc': expected cpu or wall");
+}
+
+TEST(AgentOptions, UnknownKey) {
+  const ParseResult r = parseOptions("event=cpu,frobnicate=1", 1);
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.error,
+            "stackscope: bad agent option 'frobnicate=1': unknown option (known: event, interval, file, status, strict)");
+}
+
+TEST(AgentOptions, KeyWithoutValue) {
+  EXPECT_EQ(parseOptions("interval", 1).error, "stackscope: bad agent option 'interval': expected interval=VALUE");
+  EXPECT_EQ(parseOptions("file=", 1).error, "stackscope: bad agent option 'file=': expected a file path");
+  EXPECT_EQ(parseOptions("event=", 1).error, "stackscope: bad agent option 'event=': expected cpu or wall");
+}
+
+TEST(AgentOptions, StrictTakesNoValue) {
+  const ParseResult r = parseOptions("strict=yes", 1);
+  EXPECT_FALSE(r.ok);
+  EXPECT_FALSE(r.strict);
+  EXPECT_EQ(r.error, "stackscope: bad agent option 'strict=yes': strict takes no value");
+}
+
+TEST(AgentOptions, StrictAnywhereMakesFailureFatal) {
+  // strict after the bad item still counts: it is looked for before parsing.
+  const ParseResult after = parseOptions("interval=abc,strict", 1);
+  EXPECT_FALSE(after.ok);
+  EXPECT_TRUE(after.strict);
+  const ParseResult before = parseOptions("strict,bogus", 1);
+  EXPECT_FALSE(before.ok);
+  EXPECT_TRUE(before.strict);
+  EXPECT_EQ(before.error, "stackscope: bad agent option 'bogus': unknown option (known: event, interval, file, "
+                          "status, strict)");
+}
+
+TEST(AgentOptions, FirstBadItemIsReported) {
+  EXPECT_EQ(parseOptions("event=x,interval=y", 1).error, "stackscope: bad agent option 'event=x': expected cpu or wall");
+}
+
+TEST(AgentOptions, EmptyItemsAreIgnoredAndLastValueWins) {
+  const ParseResult r = parseOptions(",interval=20ms,,interval=30ms,", 1);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.options.interval_ns, 30'000'000);
+}
+
+TEST(AgentOptions, FileMayContainEqualsSign) {
+  const ParseResult r = parseOptions("file=/tmp/a=b.ssr", 1);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.options.file, "/tmp/a=b.ssr");
+}
+
+TEST(AgentOptions, ModeNames) {
+  EXPECT_STREQ(modeName(SampleMode::Cpu), "cpu");
+  EXPECT_STREQ(modeName(SampleMode::Wall), "wall");
+}
+
+}  // namespace
+}  // namespace stackscope::agent
