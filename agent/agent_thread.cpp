@@ -8,27 +8,24 @@ namespace stackscope::agent {
 
 bool AgentThread::start(jvmtiEnv* jvmti, JNIEnv* jni, const char* name, Body body, void* arg) {
   jclass thread_class = jni->FindClass("java/lang/Thread");
-  if (!thread_class) {
-    jni->ExceptionClear();
-    return false;
-  }
-  jmethodID init = jni->GetMethodID(thread_class, "<init>", "(Ljava/lang/String;)V");
-  jstring jname = jni->NewStringUTF(name);
-  jobject thread = (init && jname) ? jni->NewObject(thread_class, init, jname) : nullptr;
+  jmethodID init = thread_class ? jni->GetMethodID(thread_class, "<init>", "(Ljava/lang/String;)V") : nullptr;
+  jstring jname = init ? jni->NewStringUTF(name) : nullptr;
+  jobject thread = jname ? jni->NewObject(thread_class, init, jname) : nullptr;
   if (jni->ExceptionCheck()) jni->ExceptionClear();
-  if (!thread) return false;
-  body_ = body;
-  arg_ = arg;
-  thread_ref_.store(jni->NewGlobalRef(thread), std::memory_order_release);  // before it runs
-  running_ = true;
-  if (jvmti->RunAgentThread(thread, entry, this, JVMTI_THREAD_NORM_PRIORITY) != JVMTI_ERROR_NONE) {
-    running_ = false;
-    return false;
+  bool started = false;
+  if (thread) {
+    body_ = body;
+    arg_ = arg;
+    running_ = true;
+    // Before the thread runs: its own ThreadStart event asks is().
+    thread_ref_.store(jni->NewGlobalRef(thread), std::memory_order_release);
+    started = jvmti->RunAgentThread(thread, entry, this, JVMTI_THREAD_NORM_PRIORITY) == JVMTI_ERROR_NONE;
+    if (!started) running_ = false;
   }
-  jni->DeleteLocalRef(jname);
-  jni->DeleteLocalRef(thread);
-  jni->DeleteLocalRef(thread_class);
-  return true;
+  for (jobject local : {static_cast<jobject>(thread), static_cast<jobject>(jname), static_cast<jobject>(thread_class)}) {
+    if (local) jni->DeleteLocalRef(local);
+  }
+  return started;
 }
 
 void JNICALL AgentThread::entry(jvmtiEnv*, JNIEnv* jni, void* self_ptr) {
