@@ -1,0 +1,35 @@
+// What the subcommands share: how each plugs into the command line, how a user's mistake is
+// told apart from a bug (exit 1 versus 2), and how durations given on the command line are read.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace stackscope::cli {
+
+// A mistake of the user's (bad option value, missing file, …): main prints
+// "stackscope: error: <message>" and exits with 1.
+class UserError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A subcommand: its options are declared on `app`; `run` executes it once parsing succeeded
+// and returns the exit code.
+struct Command {
+  CLI::App* app = nullptr;
+  std::function<int()> run;
+};
+
+Command addRecordCommand(CLI::App& parent);
+Command addReportCommand(CLI::App& parent);
+Command addInfoCommand(CLI::App& parent);
+
+// Parses a duration such as "10ms" or "1h40m" given to `option`; throws UserError.
+int64_t parseDurationOption(const std::string& text, std::string_view option);
+
+}  // namespace stackscope::cli

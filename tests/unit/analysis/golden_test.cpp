@@ -1,0 +1,59 @@
+// Golden files: the exact output of `stackscope report` on the reference recording
+// (fixture.h), for every view, as text and as JSON, stored in tests/golden and compared byte
+// for byte. After an intended change of the output, regenerate them with
+//
+//   STACKSCOPE_UPDATE_GOLDEN=1 ctest -R Golden     (or run analysis_tests with that variable)
+//
+// and review the difference in `git diff tests/golden` before committing it.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "cli_runner.h"
+#include "fixture.h"
+
+namespace stackscope::testing {
+namespace {
+
+struct GoldenCase {
+  const char* golden;  // file name in tests/golden
+  const char* args;    // after `report ref.ssr`
+};
+
+class Golden : public ::testing::TestWithParam<GoldenCase> {};
+
+TEST_P(Golden, ReportMatches) {
+  TempDir dir;
+  writeReferenceRecording(dir.file("ref.ssr"));
+  const CliResult result = runCli(std::string("report ref.ssr ") + GetParam().args, dir.path());
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.err, "");
+  const std::string golden = std::string(STACKSCOPE_GOLDEN_DIR) + "/" + GetParam().golden;
+  const char* update = std::getenv("STACKSCOPE_UPDATE_GOLDEN");
+  if (update && std::string(update) == "1") {
+    writeFile(golden, result.out);
+    GTEST_SKIP() << "rewrote " << golden;
+  }
+  EXPECT_EQ(result.out, readFile(golden)) << "differs from " << golden
+                                          << "; if the change is intended, rerun with STACKSCOPE_UPDATE_GOLDEN=1";
+}
+
+INSTANTIATE_TEST_SUITE_P(Views, Golden,
+                         ::testing::Values(GoldenCase{"report-methods.txt", ""},
+                                           GoldenCase{"report-methods.json", "--json"},
+                                           GoldenCase{"report-tree.txt", "--view tree"},
+                                           GoldenCase{"report-tree.json", "--view tree --json"},
+                                           GoldenCase{"report-threads.txt", "--view threads"},
+                                           GoldenCase{"report-threads.json", "--view threads --json"},
+                                           GoldenCase{"report-methods-window.txt", "--from 20ms --to 50ms"},
+                                           GoldenCase{"report-methods-top2.txt", "--top 2"}),
+                         [](const auto& info) {
+                           std::string name = info.param.golden;
+                           for (char& c : name)
+                             if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return name;
+                         });
+
+}  // namespace
+}  // namespace stackscope::testing
