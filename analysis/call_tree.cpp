@@ -17,6 +17,7 @@ class Builder {
   explicit Builder(const Recording& recording)
       : rec_(recording), leaf_of_stack_(recording.stacks.size(), kNone), last_leaf_(recording.threads.size(), kNone) {
     tree_.nodes.emplace_back();  // the virtual root
+    walk_.push_back({0, -1, 0});
   }
 
   void add(const Sample& sample) {
@@ -28,7 +29,10 @@ class Builder {
 
   CallTree finish() {
     auto& nodes = tree_.nodes;
-    for (CallTreeNode& node : nodes) node.cum = node.base;
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      nodes[i].cum = nodes[i].base;
+      nodes[i].calls = walk_[i].calls;
+    }
     // A child is always created after its parent, so walking backwards sums each subtree
     // completely before it is added to its parent.
     for (size_t i = nodes.size() - 1; i > 0; --i) nodes[nodes[i].parent].cum += nodes[i].cum;
@@ -64,6 +68,7 @@ class Builder {
     node.level = tree_.nodes[parent].level + 1;
     for (uint32_t up = parent; up != CallTree::kRoot; up = tree_.nodes[up].parent)
       if (tree_.nodes[up].method == method) ++node.rl;
+    walk_.push_back({node.parent, node.level, 0});
     tree_.nodes.push_back(std::move(node));
     tree_.nodes[parent].children.push_back(it->second);
     return it->second;
@@ -71,18 +76,18 @@ class Builder {
 
   // Counts an entry for every node on the path to `leaf` that was not on the path to
   // `previous`: the nodes below the two paths' deepest common node.
+  // The walk runs per sample, so it works in the compact walk_ table, not in the nodes.
   void enter(uint32_t previous, uint32_t leaf) {
-    auto& nodes = tree_.nodes;
     uint32_t a = leaf, b = previous == kNone ? CallTree::kRoot : previous;
-    while (nodes[a].level > nodes[b].level) {
-      ++nodes[a].calls;
-      a = nodes[a].parent;
+    while (walk_[a].level > walk_[b].level) {
+      ++walk_[a].calls;
+      a = walk_[a].parent;
     }
-    while (nodes[b].level > nodes[a].level) b = nodes[b].parent;
+    while (walk_[b].level > walk_[a].level) b = walk_[b].parent;
     while (a != b) {
-      ++nodes[a].calls;
-      a = nodes[a].parent;
-      b = nodes[b].parent;
+      ++walk_[a].calls;
+      a = walk_[a].parent;
+      b = walk_[b].parent;
     }
   }
 
@@ -91,6 +96,12 @@ class Builder {
   std::unordered_map<uint64_t, uint32_t> children_;  // (parent, method) -> node
   std::vector<uint32_t> leaf_of_stack_;
   std::vector<uint32_t> last_leaf_;  // per thread: the path of its previous sample
+  struct Walk {
+    uint32_t parent;
+    int32_t level;
+    uint64_t calls;
+  };
+  std::vector<Walk> walk_;  // per node: parent and level copied, calls counted
 };
 
 }  // namespace

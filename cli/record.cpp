@@ -118,7 +118,7 @@ Command addRecordCommand(CLI::App& parent) {
   auto args = std::make_shared<RecordArgs>();
   CLI::App* cmd = parent.add_subcommand("record", "Run a Java program with the profiler and record its samples");
   cmd->footer(
-      "Usage: stackscope record [OPTIONS] -- java ARGS...\n"
+      "Example: stackscope record -e wall -o run.ssr -- java -cp app.jar Main\n"
       "The agent is added as the first option of a `java` command, or through JAVA_TOOL_OPTIONS for any\n"
       "other program (a script that starts java). The program's exit code is stackscope's.");
   cmd->add_option("-e,--event", args->event, "cpu (default): threads using CPU, in proportion to CPU time; wall: every thread, with its state")

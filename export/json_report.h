@@ -1,5 +1,6 @@
 // The views of `stackscope report --json`: one object per view, the header's members first
-// (view, file, mode, interval_ns, duration_ns, samples, lost, lost_total, warnings, …), then
+// (view, file, mode, interval_ns, duration_ns = length of the view, recording_duration_ns,
+// finished, window, samples = samples in the view, lost, lost_total, warnings), then
 //   methods: "methods": [{method, signature, self, total, self_pct, total_pct}], hottest first;
 //   tree:    "nodes": the call tree flattened depth-first, each {id, parent, level, rl, calls,
 //            base, cum, cum_pct, method, signature}; parent is null for roots and always

@@ -21,6 +21,9 @@ struct GoldenCase {
   const char* args;    // after `report ref.ssr`
 };
 
+// Names the case in test listings (gtest would otherwise print its bytes).
+void PrintTo(const GoldenCase& c, std::ostream* out) { *out << c.golden; }
+
 class Golden : public ::testing::TestWithParam<GoldenCase> {};
 
 TEST_P(Golden, ReportMatches) {
