@@ -13,6 +13,8 @@ Json stateCounts(const analysis::StateCounts& states) {
   return out;
 }
 
+Json timeOrNull(int64_t time_ns) { return time_ns == analysis::ThreadInfo::kUnknownTime ? Json(nullptr) : Json(time_ns); }
+
 }  // namespace
 
 Json methodsJson(const analysis::Recording& rec, const analysis::MethodStats& stats, const ReportOptions& options) {
@@ -72,7 +74,9 @@ Json threadsJson(const analysis::Recording& rec, const analysis::ThreadStats& st
                        {"java_id", info.java_id},
                        {"samples", t.samples},
                        {"pct", jsonPercent(t.samples, stats.samples)},
-                       {"states", stateCounts(t.states)}});
+                       {"states", stateCounts(t.states)},
+                       {"start_ns", timeOrNull(info.start_ns)},
+                       {"end_ns", timeOrNull(info.end_ns)}});
   }
   out["threads"] = std::move(threads);
   return out;

@@ -5,7 +5,8 @@
 //   tree:    "nodes": the call tree flattened depth-first, each {id, parent, level, rl, calls,
 //            base, cum, cum_pct, method, signature}; parent is null for roots and always
 //            precedes its children, so a prefix cut by --top is still a tree;
-//   threads: "threads": [{name, id, os_tid, java_id, samples, pct, states: {state: samples}}].
+//   threads: "threads": [{name, id, os_tid, java_id, samples, pct, states: {state: samples},
+//            start_ns, end_ns (null when the recording does not say)}].
 // Counts are samples; percentages are of the view's samples.
 #pragma once
 

@@ -3,21 +3,10 @@
 #include <sys/wait.h>
 
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
+
+#include "fixture.h"
 
 namespace stackscope::testing {
-
-std::string readFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream content;
-  content << in.rdbuf();
-  return content.str();
-}
-
-void writeFile(const std::string& path, const std::string& content) {
-  std::ofstream(path, std::ios::binary) << content;
-}
 
 CliResult runCli(const std::string& args, const std::string& cwd) {
   const std::string out = cwd + "/.stdout", err = cwd + "/.stderr";

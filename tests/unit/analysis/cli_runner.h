@@ -15,7 +15,4 @@ struct CliResult {
 // shell words (quote them as needed).
 CliResult runCli(const std::string& args, const std::string& cwd);
 
-std::string readFile(const std::string& path);
-void writeFile(const std::string& path, const std::string& content);
-
 }  // namespace stackscope::testing

@@ -9,7 +9,6 @@
 
 #include "cli_runner.h"
 #include "fixture.h"
-#include "format/reader.h"
 
 namespace stackscope::testing {
 namespace {
@@ -64,12 +63,7 @@ TEST_F(CliTest, GarbageFileIsOneClearError) {
 }
 
 TEST_F(CliTest, TruncatedFileReportsWarningAndReadablePart) {
-  uint64_t last_chunk = 0;
-  {
-    format::RecordingReader reader(dir_.file("ref.ssr"));
-    last_chunk = reader.chunks().back().offset;
-  }
-  truncateFile(dir_.file("ref.ssr"), last_chunk + 10);
+  truncateFile(dir_.file("ref.ssr"), lastChunkOffset(dir_.file("ref.ssr")) + 10);
   const CliResult r = run("report ref.ssr");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("Warning:"), std::string::npos) << r.out;
@@ -81,6 +75,19 @@ TEST_F(CliTest, TruncatedFileReportsWarningAndReadablePart) {
   EXPECT_EQ(json["samples"], 11);
   EXPECT_FALSE(json["warnings"].empty());
   EXPECT_EQ(json["finished"], false);
+}
+
+TEST_F(CliTest, CorruptedFileReportsWarningAndReadablePart) {
+  corruptChunk(dir_.file("ref.ssr"), -1);
+  for (const char* view : {"methods", "tree", "threads"}) {
+    const CliResult r = run(std::string("report ref.ssr --view ") + view);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("is corrupted (checksum mismatch); skipped"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("11 taken"), std::string::npos) << r.out;
+  }
+  const CliResult info = run("info ref.ssr");
+  EXPECT_EQ(info.exit_code, 0) << info.err;
+  EXPECT_NE(info.out.find("Warning:"), std::string::npos) << info.out;
 }
 
 TEST_F(CliTest, TruncatedAtEveryRegionNeverCrashes) {

@@ -4,9 +4,13 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <vector>
 
+#include "format/layout.h"
+#include "format/reader.h"
 #include "format/writer.h"
 
 namespace stackscope::testing {
@@ -24,7 +28,32 @@ TempDir::~TempDir() {
   std::filesystem::remove_all(path_, ignored);
 }
 
+std::string readFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream content;
+  content << in.rdbuf();
+  return content.str();
+}
+
+void writeFile(const std::string& path, const std::string& content) { std::ofstream(path, std::ios::binary) << content; }
+
 void truncateFile(const std::string& path, uint64_t size) { std::filesystem::resize_file(path, size); }
+
+uint64_t lastChunkOffset(const std::string& path) { return format::RecordingReader(path).chunks().back().offset; }
+
+void corruptChunk(const std::string& path, int chunk) {
+  uint64_t offset = 0;
+  {
+    format::RecordingReader reader(path);
+    const auto& chunks = reader.chunks();
+    offset = chunks.at(chunk < 0 ? chunks.size() - 1 : static_cast<size_t>(chunk)).offset;
+  }
+  std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+  file.seekg(static_cast<std::streamoff>(offset + format::layout::kChunkHeaderSize + 2));
+  const char byte = static_cast<char>(file.get() ^ 0x5a);
+  file.seekp(static_cast<std::streamoff>(offset + format::layout::kChunkHeaderSize + 2));
+  file.put(byte);
+}
 
 namespace {
 

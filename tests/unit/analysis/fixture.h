@@ -39,7 +39,17 @@ class TempDir {
 // With finish = false the file ends after the second event chunk: no end record, no index.
 void writeReferenceRecording(const std::string& path, bool finish = true);
 
+std::string readFile(const std::string& path);
+void writeFile(const std::string& path, const std::string& content);
+
 // Truncates a file to `size` bytes.
 void truncateFile(const std::string& path, uint64_t size);
+
+// Flips one byte inside the payload of the file's chunk number `chunk` (0 = the first, a map
+// chunk; -1 = the last), so that chunk fails its checksum.
+void corruptChunk(const std::string& path, int chunk);
+
+// Offset of the file's last chunk: truncating a little after it tears the file there.
+uint64_t lastChunkOffset(const std::string& path);
 
 }  // namespace stackscope::testing

@@ -2,8 +2,11 @@
 // files that are torn, damaged or not recordings at all.
 #include <gtest/gtest.h>
 
+#include "analysis/call_tree.h"
 #include "analysis/load.h"
+#include "analysis/method_stats.h"
 #include "analysis/names.h"
+#include "analysis/thread_stats.h"
 #include "fixture.h"
 #include "format/reader.h"
 
@@ -84,12 +87,7 @@ TEST_F(LoadTest, WindowPastTheEndIsEmpty) {
 }
 
 TEST_F(LoadTest, TornFileLoadsCompleteChunksWithAWarning) {
-  uint64_t last_chunk = 0;
-  {
-    format::RecordingReader reader(path_);
-    last_chunk = reader.chunks().back().offset;
-  }
-  testing::truncateFile(path_, last_chunk + 10);
+  testing::truncateFile(path_, testing::lastChunkOffset(path_) + 10);
   const Recording r = loadRecording(path_);
   EXPECT_FALSE(r.ended);
   EXPECT_FALSE(r.warnings.empty());
@@ -103,6 +101,48 @@ TEST_F(LoadTest, UnfinishedFileWithoutIndexLoadsEverything) {
   EXPECT_FALSE(r.ended);
   EXPECT_EQ(sampleCount(r), 14u);
   EXPECT_EQ(r.end_ns, 65 * kMs);
+}
+
+TEST_F(LoadTest, CorruptedEventChunkIsSkippedWithAWarning) {
+  testing::corruptChunk(path_, -1);
+  const Recording r = loadRecording(path_);
+  EXPECT_EQ(sampleCount(r), 11u);
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_NE(r.warnings[0].find("corrupted"), std::string::npos) << r.warnings[0];
+  EXPECT_FALSE(r.ended);  // the end record was in the skipped chunk
+}
+
+TEST_F(LoadTest, SamplesWhoseStacksWereLostStayInTheTotals) {
+  testing::corruptChunk(path_, 0);  // the map chunk: methods, threads and stacks are gone
+  const Recording r = loadRecording(path_);
+  EXPECT_EQ(sampleCount(r), 14u);
+  for (const Sample& s : r.samples) EXPECT_EQ(s.stack, 0u);
+  ASSERT_EQ(r.warnings.size(), 2u);
+  EXPECT_NE(r.warnings[1].find("13 samples refer to stack traces missing"), std::string::npos) << r.warnings[1];
+  EXPECT_EQ(threadName(r, 1), "<thread #1>");
+}
+
+// Every prefix and every single-byte flip of the file either loads (what is readable, with
+// warnings) or is refused with a FormatError; the statistics run on whatever loaded.
+TEST_F(LoadTest, EveryTruncationAndEveryFlippedByteIsHandled) {
+  const std::string original = testing::readFile(path_);
+  const std::string damaged_path = dir_.file("damaged.ssr");
+  const auto check = [&](const std::string& content, const std::string& what) {
+    testing::writeFile(damaged_path, content);
+    try {
+      const Recording r = loadRecording(damaged_path);
+      EXPECT_LE(sampleCount(r), 14u) << what;
+      EXPECT_LE(computeMethodStats(r).samples, 14u) << what;
+      EXPECT_EQ(buildCallTree(r).samples(), computeThreadStats(r).samples) << what;
+    } catch (const format::FormatError&) {
+    }
+  };
+  for (size_t size = 0; size < original.size(); ++size) check(original.substr(0, size), "size " + std::to_string(size));
+  for (size_t at = 0; at < original.size(); ++at) {
+    std::string flipped = original;
+    flipped[at] = static_cast<char>(flipped[at] ^ 0xff);
+    check(flipped, "byte " + std::to_string(at));
+  }
 }
 
 TEST_F(LoadTest, MissingOrForeignFileThrowsFormatError) {
