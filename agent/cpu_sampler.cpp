@@ -1,12 +1,51 @@
 #include "agent/cpu_sampler.h"
 
+#include <fcntl.h>
+#include <linux/perf_event.h>
 #include <signal.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <atomic>
+
 namespace stackscope::agent {
 
-bool startThreadTimer(ThreadSlot& slot, int64_t interval_ns) {
+namespace {
+
+// Whether perf_event_open refused once: then every thread goes straight to POSIX timers.
+std::atomic<bool> g_perf_unavailable{false};
+
+int openTaskClock(int64_t interval_ns, bool exclude_kernel) {
+  perf_event_attr attr{};
+  attr.size = sizeof(attr);
+  attr.type = PERF_TYPE_SOFTWARE;
+  attr.config = PERF_COUNT_SW_TASK_CLOCK;  // this thread's CPU time, in ns
+  attr.sample_period = static_cast<uint64_t>(interval_ns);
+  attr.disabled = 1;  // armed once the signal is routed
+  // perf_event_paranoid 2 (the usual default) lets an unprivileged process count its own
+  // threads only in user mode; a tick landing in kernel mode is then skipped by the kernel.
+  attr.exclude_kernel = exclude_kernel ? 1 : 0;
+  attr.exclude_hv = 1;
+  return static_cast<int>(syscall(SYS_perf_event_open, &attr, 0 /* calling thread */, -1, -1, PERF_FLAG_FD_CLOEXEC));
+}
+
+bool startTaskClock(ThreadSlot& slot, int64_t interval_ns) {
+  int fd = openTaskClock(interval_ns, false);
+  if (fd < 0) fd = openTaskClock(interval_ns, true);
+  if (fd < 0) return false;
+  f_owner_ex owner{F_OWNER_TID, gettid()};  // signal this thread, not the process
+  if (fcntl(fd, F_SETOWN_EX, &owner) != 0 || fcntl(fd, F_SETSIG, SIGPROF) != 0 ||
+      fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_ASYNC) != 0 || ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) != 0) {
+    close(fd);
+    return false;
+  }
+  slot.perf_fd = fd;
+  return true;
+}
+
+bool startPosixTimer(ThreadSlot& slot, int64_t interval_ns) {
   sigevent event{};
   event.sigev_notify = SIGEV_THREAD_ID;  // this thread, not any thread of the process
   event.sigev_signo = SIGPROF;
@@ -26,10 +65,26 @@ bool startThreadTimer(ThreadSlot& slot, int64_t interval_ns) {
   return true;
 }
 
+}  // namespace
+
+bool startThreadTimer(ThreadSlot& slot, int64_t interval_ns) {
+  if (!g_perf_unavailable.load(std::memory_order_relaxed)) {
+    if (startTaskClock(slot, interval_ns)) return true;
+    g_perf_unavailable.store(true, std::memory_order_relaxed);
+  }
+  return startPosixTimer(slot, interval_ns);
+}
+
 void stopThreadTimer(ThreadSlot& slot) {
-  if (!slot.has_timer) return;
-  timer_delete(slot.timer);
-  slot.has_timer = false;
+  if (slot.perf_fd >= 0) {
+    ioctl(slot.perf_fd, PERF_EVENT_IOC_DISABLE, 0);
+    close(slot.perf_fd);
+    slot.perf_fd = -1;
+  }
+  if (slot.has_timer) {
+    timer_delete(slot.timer);
+    slot.has_timer = false;
+  }
 }
 
 }  // namespace stackscope::agent

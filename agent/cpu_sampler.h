@@ -1,6 +1,15 @@
 // cpu mode: one CPU-time timer per Java thread, signalling that very thread with SIGPROF
-// each time it has used `interval` of CPU. Samples are thus proportional to CPU time, and the
-// rate is not capped by the kernel tick as setitimer's is.
+// each time it has used `interval` of CPU, so samples are proportional to CPU time.
+//
+// Two drivers, tried in this order:
+//  * a perf_event software task-clock counter of the thread, overflowing every interval and
+//    signalling the thread (F_SETOWN_EX/F_SETSIG). It runs on high-resolution timers, so it
+//    keeps its rate at 1 ms and below;
+//  * a POSIX timer on the thread's CPU clock (timer_create, CLOCK_THREAD_CPUTIME_ID). The
+//    kernel checks those only at its tick (HZ=250 here: every 4 ms), so asking 1 ms gives
+//    about 250 samples/s, the rest counted as TimerOverrun; it is the fallback where
+//    perf_event_open is not allowed (perf_event_paranoid 3, seccomp).
+// setitimer is not used: it is process-wide and tick-bound as well.
 #pragma once
 
 #include <cstdint>
@@ -10,7 +19,7 @@
 namespace stackscope::agent {
 
 // Creates and arms the calling thread's timer (the slot must belong to the calling thread:
-// the timer measures the CPU clock of the thread that creates it).
+// the timer measures the CPU time of the thread that creates it).
 bool startThreadTimer(ThreadSlot& slot, int64_t interval_ns);
 // Deletes the slot's timer if it has one; any thread may call it (registry mutex held).
 void stopThreadTimer(ThreadSlot& slot);

@@ -24,7 +24,9 @@ struct ThreadSlot {
   uint32_t id = 0;
   pid_t tid = 0;
 
-  // cpu mode: the thread's CPU-time timer (registry mutex).
+  // cpu mode: the thread's CPU-time timer, one of the two kinds (cpu_sampler.h), under the
+  // registry mutex.
+  int perf_fd = -1;
   timer_t timer{};
   bool has_timer = false;
 
