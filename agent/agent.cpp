@@ -113,6 +113,8 @@ void createMethodIdsForLoadedClasses(jvmtiEnv* jvmti, JNIEnv* jni) {
   jint count = 0;
   jclass* classes = nullptr;
   if (jvmti->GetLoadedClasses(&count, &classes) != JVMTI_ERROR_NONE) return;
+  // One local reference per class arrives at once: make room for them.
+  jni->EnsureLocalCapacity(count);
   for (jint i = 0; i < count; ++i) {
     createMethodIds(jvmti, classes[i]);  // arrays and unprepared classes just fail
     jni->DeleteLocalRef(classes[i]);

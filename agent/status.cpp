@@ -37,7 +37,7 @@ void StatusSampler::readHeap(JNIEnv* jni, format::StatusRecord& status) {
   jobject runtime = jni->CallStaticObjectMethod(runtime_class_, get_runtime_);
   if (runtime && !jni->ExceptionCheck()) {
     const jlong total = jni->CallLongMethod(runtime, total_memory_);
-    const jlong free = jni->CallLongMethod(runtime, free_memory_);
+    const jlong free = jni->ExceptionCheck() ? -1 : jni->CallLongMethod(runtime, free_memory_);
     if (!jni->ExceptionCheck() && total >= free && free >= 0) {
       status.heap_committed = static_cast<uint64_t>(total);
       status.heap_used = static_cast<uint64_t>(total - free);
