@@ -65,6 +65,10 @@ struct Recording {
   format::RecordingInfo info;
 
   // Dense tables indexed by the file's ids; entry 0 is unused (ids start at 1).
+  // Invariants the loader guarantees and the statistics rely on (they index without checks):
+  // every frame's method id indexes `methods`; every sample's stack indexes `stacks` (0, the
+  // empty stack, when the file lost it), its thread indexes `threads`, its annotation
+  // indexes `annotations`.
   std::vector<std::string> strings;
   std::vector<MethodInfo> methods;
   std::vector<std::vector<format::Frame>> stacks;  // innermost (top) frame first

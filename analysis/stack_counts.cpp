@@ -4,7 +4,6 @@ namespace stackscope::analysis {
 
 StackCounts countSamplesByStack(const Recording& recording, const SamplePredicate& keep) {
   StackCounts counts;
-  // The loader guarantees every sample's stack id indexes recording.stacks.
   counts.by_stack.assign(recording.stacks.size(), 0);
   forEachSample(recording, keep, [&](const Sample& sample) {
     counts.by_stack[sample.stack] += sample.weight;
