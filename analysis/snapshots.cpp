@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include <optional>
 #include <set>
 
 #include "common/duration.h"
@@ -39,14 +38,16 @@ std::vector<TimeWindow> normalize(std::vector<TimeWindow> intervals) {
 // Between point marker A and the next point marker B after it (every such span).
 std::vector<TimeWindow> spanIntervals(const std::vector<MarkerEvent>& markers, const std::string& a, const std::string& b) {
   std::vector<TimeWindow> out;
-  std::optional<int64_t> open;
+  bool open = false;
+  int64_t opened_at = 0;
   for (const MarkerEvent& m : markers) {
     if (m.kind != format::MarkerKind::Point) continue;
     if (open && m.name == b) {
-      out.push_back({*open, m.time_ns});
-      open.reset();
+      out.push_back({opened_at, m.time_ns});
+      open = false;
     } else if (!open && m.name == a) {
-      open = m.time_ns;
+      open = true;
+      opened_at = m.time_ns;
     }
   }
   return out;
