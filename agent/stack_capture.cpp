@@ -1,6 +1,7 @@
 // SIGNAL HANDLER RULES — everything reachable from onSigprof runs inside a signal handler
 // that may interrupt any code of the thread, including malloc, a lock holder or the JVM:
 //   * async-signal-safe calls only (clock_gettime, AsyncGetCallTrace, which is made for it);
+//     it never blocks: a full ring is counted as lost, not waited on;
 //   * no allocation, no locks (only lock-free atomics), no C++ exceptions, no JVMTI or JNI;
 //   * errno is saved and restored;
 //   * the data it touches lives for the whole process (never freed), because a signal can
@@ -67,8 +68,9 @@ bool capture(ThreadSlot& thread, uint8_t state, void* ucontext) {
 }
 
 void handleSample(siginfo_t* info, void* ucontext) {
-  // A CPU timer that expired again before its signal was delivered: those ticks are lost.
-  // (si_overrun is what timer_getoverrun() would return for this delivery.)
+  // A POSIX CPU timer that expired again before its signal was delivered: those ticks are
+  // lost. (si_overrun is what timer_getoverrun() would return for this delivery; the
+  // perf_event driver's signals carry POLL_IN instead and are not tick-bound.)
   if (!g_config.wall && info->si_code == SI_TIMER && info->si_overrun > 0) {
     g_config.lost->add(format::LostReason::TimerOverrun, static_cast<uint64_t>(info->si_overrun));
   }
