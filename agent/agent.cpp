@@ -142,6 +142,7 @@ void JNICALL onVMInit(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread) {
   writeRecordingInfo(agent, jni);  // before the writer thread exists: no lock needed
   if (!agent.writer_thread.start(jni)) {
     std::fprintf(stderr, "stackscope: cannot start the writer thread; running unprofiled\n");
+    agent.writer.finish(0);  // an empty but well-formed recording
     return;
   }
   // VMInit runs on the main thread; its ThreadStart event, if the VM sends one at all, only
