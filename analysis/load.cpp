@@ -85,10 +85,8 @@ class Loader final : public format::RecordVisitor {
     seen(l.time_ns);
     if (window_.contains(l.time_ns)) rec_.lost[l.reason] += l.count;
   }
-  void marker(const format::MarkerRecord& m) override {
-    seen(m.time_ns);
-    if (window_.contains(m.time_ns)) rec_.markers.push_back(m);
-  }
+  // Every marker, whatever the window: they come with the map data and bound snapshots.
+  void marker(const format::MarkerRecord& m) override { rec_.markers.push_back(m); }
   void end(const format::RecordingEndRecord& e) override {
     seen(e.time_ns);
     rec_.ended = true;

@@ -76,10 +76,10 @@ struct Recording {
   std::vector<ThreadInfo> threads;
   std::vector<Annotation> annotations;
 
-  // Events inside the window, samples sorted by time.
+  // Events inside the window (markers excepted), samples sorted by time.
   std::vector<Sample> samples;
   std::vector<format::StatusRecord> statuses;
-  std::vector<format::MarkerRecord> markers;
+  std::vector<format::MarkerRecord> markers;  // every marker of the recording, whatever the window
   std::map<format::LostReason, uint64_t> lost;  // samples due but not taken, by reason
 
   TimeWindow window;

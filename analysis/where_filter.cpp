@@ -69,7 +69,7 @@ class Condition : public Node {
       case WhereField::Session:
       case WhereField::Request:
       case WhereField::Application:
-      case WhereField::Component: return false;  // no annotations recorded yet: nothing matches
+      case WhereField::Component: return cached(sample.annotation, [&] { return matchAnnotation(sample.annotation); });
     }
     return false;
   }
@@ -84,6 +84,17 @@ class Condition : public Node {
   bool matchThread(uint32_t thread) const {
     if (field_ == WhereField::Tid) return value_ == std::to_string(thread);
     return glob(value_, threadName(recording_, thread));
+  }
+
+  // An unset field matches no value: "user=*" keeps the samples of annotated users only.
+  bool matchAnnotation(uint32_t annotation) const {
+    if (annotation == 0 || annotation >= recording_.annotations.size()) return false;
+    const uint32_t value = recording_.annotations[annotation][annotationIndex()];
+    return value != 0 && glob(value_, recording_.string(value));
+  }
+
+  size_t annotationIndex() const {
+    return static_cast<size_t>(field_) - static_cast<size_t>(WhereField::User);  // User..Component in format order
   }
 
   bool matchStack(uint32_t stack) const {

@@ -28,7 +28,7 @@ enum class WhereField {
   Path,         // any frame on the stack (glob on "pkg.Class.method"); use with "~"
   State,        // thread state name: running, blocked, waiting, timed_waiting, sleeping, native
   Event,        // event type: sample
-  User,
+  User,         // annotation fields (glob); keep this order, it is format::AnnotationField's
   Session,
   Request,
   Application,

@@ -192,13 +192,15 @@ void RecordingWriter::writeLost(const LostRecord& lost) {
   endRecord(events_, RecordType::Lost, scratch_);
 }
 
+// Markers are few and bound every marker snapshot, so they travel in map chunks: a reader
+// finds them all without decoding a single event chunk.
 void RecordingWriter::writeMarker(const MarkerRecord& marker) {
-  beginRecord(events_, RecordType::Marker, scratch_);
-  putEventTime(events_, scratch_, marker.time_ns);
+  beginRecord(map_, RecordType::Marker, scratch_);
+  putEventTime(map_, scratch_, marker.time_ns);
   putVarint(scratch_, marker.thread);
   putVarint(scratch_, static_cast<uint8_t>(marker.kind));
   putVarint(scratch_, marker.name);
-  endRecord(events_, RecordType::Marker, scratch_);
+  endRecord(map_, RecordType::Marker, scratch_);
 }
 
 void RecordingWriter::writeAnnotationChange(const AnnotationChangeRecord& change) {

@@ -51,7 +51,7 @@ class RecordingWriter {
   void writeThreadEnd(const ThreadEventRecord& event);
   void writeStatus(const StatusRecord& status);
   void writeLost(const LostRecord& lost);
-  void writeMarker(const MarkerRecord& marker);
+  void writeMarker(const MarkerRecord& marker);  // goes to the map chunk (docs/format.md)
   void writeAnnotationChange(const AnnotationChangeRecord& change);
 
   // Writes the pending map chunk, then the pending event chunk. Every flushed chunk is

@@ -25,7 +25,10 @@ Recording makeRecording() {
   r.threads.resize(3);
   r.threads[1] = {true, "main", 10, 1, 0, 0};
   r.threads[2] = {true, "worker-1", 11, 2, 0, 0};
-  r.samples = {{0, 1, 1, format::ThreadState::Running, 1}, {1, 2, 2, format::ThreadState::Sleeping, 1}};
+  // Annotation 1: user u1, request r-7; annotation 2: user u2, no request.
+  r.strings.insert(r.strings.end(), {"u1", "r-7", "u2"});
+  r.annotations = {{}, {8, 0, 9, 0, 0}, {10, 0, 0, 0, 0}};
+  r.samples = {{0, 1, 1, format::ThreadState::Running, 1, 1}, {1, 2, 2, format::ThreadState::Sleeping, 1, 2}};
   return r;
 }
 
@@ -50,6 +53,17 @@ TEST(WhereFilter, EachFieldSelectsTheRightSamples) {
   EXPECT_EQ(keeps(r, "path~a.App.*"), (V{true, true}));
   EXPECT_EQ(keeps(r, "state=sleeping"), (V{false, true}));
   EXPECT_EQ(keeps(r, "event=sample"), (V{true, true}));
+}
+
+TEST(WhereFilter, AnnotationFields) {
+  const Recording r = makeRecording();
+  using V = std::vector<bool>;
+  EXPECT_EQ(keeps(r, "user=u1"), (V{true, false}));
+  EXPECT_EQ(keeps(r, "user=u*"), (V{true, true}));
+  EXPECT_EQ(keeps(r, "request=r-7"), (V{true, false}));
+  EXPECT_EQ(keeps(r, "request=*"), (V{true, false}));  // unset matches nothing
+  EXPECT_EQ(keeps(r, "user=u2 and not request=*"), (V{false, true}));
+  EXPECT_EQ(keeps(r, "session=*"), (V{false, false}));
 }
 
 TEST(WhereFilter, LogicCombinesConditions) {
