@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <thread>
 
 namespace stackscope::agent {
@@ -36,8 +37,12 @@ TEST(Clocks, AnotherThreadsCpuClock) {
   EXPECT_GE(threadCpuTimeNs(tid), 20'000'000);
   done = true;
   other.join();
-  // The thread is gone: its clock cannot be read any more.
-  EXPECT_EQ(threadCpuTimeNs(tid), -1);
+  // Once the thread is reaped (shortly after join returns) its clock cannot be read.
+  int64_t after = 0;
+  for (int i = 0; i < 1000 && (after = threadCpuTimeNs(tid)) != -1; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  EXPECT_EQ(after, -1);
 }
 
 TEST(Clocks, CpuLoadPermille) {
