@@ -1,6 +1,8 @@
 // Sleeper: main burns CPU while "sleeper" sleeps, "blocked" waits to enter a monitor main
 // holds and "waiter" waits in Object.wait(). cpu mode must not see the idle threads; wall
-// mode must see each, nearly always in its own state.
+// mode must see each, nearly always in its own state, and every other live thread too.
+#include <sstream>
+
 #include "harness.h"
 
 namespace it {
@@ -51,6 +53,24 @@ TEST_F(ThreadStates, WallModeShowsEveryThreadWithItsState) {
     EXPECT_GE(samples, 0.8 * main_running) << t->dump();
     EXPECT_GE(t->at("states").value(state, 0.0), 0.9 * samples) << t->dump();
   }
+
+  // Every thread alive while main burned, as Java listed them (the JVM's own threads,
+  // started before the agent's VMInit, among them), is sampled all along.
+  std::istringstream lines(rec.out);
+  int listed = 0;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("thread ", 0) != 0) continue;
+    ++listed;
+    const json* t = find(threads, "threads", "name", line.substr(7));
+    EXPECT_NE(t, nullptr) << line.substr(7) << " never sampled in wall mode";
+    if (t) EXPECT_GE(t->at("samples").get<double>(), 0.8 * main_running) << t->dump();
+  }
+  EXPECT_GE(listed, 5) << rec.out;
+
+  // A thread whose sample cannot be taken is counted as lost; that must stay rare.
+  double lost = threads.at("lost_total").get<double>();
+  EXPECT_LE(lost, 0.05 * (threads.at("samples").get<double>() + lost))
+      << threads.at("lost").dump();
 }
 
 }  // namespace

@@ -4,7 +4,8 @@ package io.stackscope.workloads;
  * main burns about 2 s of CPU (args[0] overrides, in ms) while three threads idle the whole
  * time, each in one JVM thread state: "sleeper" in Thread.sleep, "blocked" entering a monitor
  * that main holds, "waiter" in Object.wait(). They use no CPU, so cpu mode must not show them;
- * wall mode must show each with its state.
+ * wall mode must show each with its state, and every other live thread too: main prints
+ * "thread NAME" for each thread alive while it burns, the JVM's own among them.
  */
 public final class Sleeper {
     private static final Object MONITOR = new Object();
@@ -24,6 +25,9 @@ public final class Sleeper {
             awaitState(sleeper, Thread.State.TIMED_WAITING);
             awaitState(waiter, Thread.State.WAITING);
             awaitState(blocked, Thread.State.BLOCKED);
+            for (Thread t : Thread.getAllStackTraces().keySet()) {
+                System.out.println("thread " + t.getName());
+            }
             Cpu.burn(burnMs * 1_000_000L);
         }
         sleeper.interrupt();
