@@ -95,8 +95,7 @@ class Loader final : public format::RecordVisitor {
 
   // Completes the model once the reader is done.
   void finish(const format::RecordingReader& reader) {
-    for (const format::ChunkInfo& chunk : reader.chunks())
-      if (chunk.kind == format::ChunkKind::Event) last_event_ = std::max(last_event_, chunk.end_ns);
+    last_event_ = std::max(last_event_, reader.lastEventTime());
     rec_.end_ns = rec_.ended ? end_time_ : last_event_;
     if (rec_.stacks.empty()) rec_.stacks.resize(1);  // id 0 is the empty stack of samples above
     if (rec_.stack_defined.empty()) rec_.stack_defined.resize(1);
@@ -109,6 +108,8 @@ class Loader final : public format::RecordVisitor {
     if (!std::is_sorted(rec_.samples.begin(), rec_.samples.end(), by_time))
       std::stable_sort(rec_.samples.begin(), rec_.samples.end(), by_time);
     rec_.warnings = reader.warnings();
+    rec_.file_size = reader.fileSize();
+    rec_.bytes_read = reader.bytesRead();
     if (missing_stacks_)
       rec_.warnings.push_back(std::to_string(missing_stacks_) +
                               " samples refer to stack traces missing from the file; they count in totals without frames");
@@ -159,6 +160,16 @@ Recording loadRecording(const std::string& path, const TimeWindow& window) {
     EndFinder finder(loader);
     reader.readChunk(*last, finder);
   }
+  loader.finish(reader);
+  return recording;
+}
+
+Recording loadMapData(const std::string& path) {
+  format::RecordingReader reader(path);
+  Recording recording;
+  recording.window = {0, 0};
+  Loader loader(recording, recording.window);
+  reader.readMaps(loader);
   loader.finish(reader);
   return recording;
 }

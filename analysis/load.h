@@ -13,4 +13,8 @@ namespace stackscope::analysis {
 // was skipped in Recording::warnings.
 Recording loadRecording(const std::string& path, const TimeWindow& window = {});
 
+// Only the map data (names, stacks, markers) and the time of the last event chunk in end_ns:
+// what is needed to resolve snapshots before choosing which events to read. No event is decoded.
+Recording loadMapData(const std::string& path);
+
 }  // namespace stackscope::analysis

@@ -86,6 +86,8 @@ struct Recording {
   bool ended = false;  // RecordingEnd seen: the recording finished properly
   int64_t end_ns = 0;  // RecordingEnd's time, or the last event's time when the file is torn
   std::vector<std::string> warnings;  // the reader's, then the loader's
+  uint64_t file_size = 0;
+  uint64_t bytes_read = 0;  // of the file, to load this model: less than file_size for a window
 
   const std::string& string(uint32_t id) const;
   std::span<const format::Frame> stack(uint32_t id) const;

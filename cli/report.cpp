@@ -1,29 +1,36 @@
-// `stackscope report FILE`: one view of a recording (or of a time window of it) as a table
-// or as JSON.
+// `stackscope report FILE`: one view of a recording, or of a snapshot of it, as a table or as
+// JSON. Views are named by resource names (analysis/resource_name.h) and cached next to the
+// recording (analysis/view_cache.h).
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
 #include <iostream>
 #include <memory>
+#include <sstream>
 
-#include "analysis/call_tree.h"
 #include "analysis/load.h"
-#include "analysis/method_stats.h"
-#include "analysis/thread_stats.h"
+#include "analysis/view_cache.h"
 #include "cli/command.h"
-#include "export/json_report.h"
-#include "export/text_report.h"
+#include "cli/report_views.h"
 
 namespace stackscope::cli {
 
 namespace {
 
 constexpr int64_t kDefaultTextRows = 30;  // a terminal's worth; JSON is for programs and gets all
+constexpr const char* kCacheFormat = "report-view 1";  // bump when the output of a view changes
 
 struct ReportArgs {
   std::string file;
   std::string view = "methods";
   std::string from;
   std::string to;
+  std::string snapshot;
+  std::string where;
   int64_t top = -1;  // -1: the default of the output kind
   bool json = false;
+  bool no_cache = false;
 };
 
 analysis::TimeWindow windowOf(const ReportArgs& args) {
@@ -34,26 +41,58 @@ analysis::TimeWindow windowOf(const ReportArgs& args) {
   return window;
 }
 
-int runReport(const ReportArgs& args) {
-  const analysis::TimeWindow window = windowOf(args);
-  const analysis::Recording recording = analysis::loadRecording(args.file, window);
+analysis::Selection select(const ReportArgs& args) {
+  try {
+    analysis::Selection selection = analysis::resolveSelection(args.file, {args.snapshot, windowOf(args), args.where, args.view});
+    if (selection.intervals.empty())
+      throw UserError("the selection covers no time: snapshot '" + args.snapshot + "' has no part inside --from/--to");
+    return selection;
+  } catch (const analysis::SnapshotError& e) {
+    throw UserError(e.what());
+  } catch (const analysis::WhereError& e) {
+    throw UserError(e.what());
+  } catch (const analysis::ResourceNameError& e) {
+    throw UserError(std::string("--view: ") + e.what());
+  }
+}
+
+std::string render(const ReportArgs& args, const analysis::Selection& selection) {
+  const analysis::Recording recording = analysis::loadRecording(args.file, selection.hull());
   exporting::ReportOptions options;
   options.file = args.file;
   options.top = static_cast<size_t>(args.top >= 0 ? args.top : args.json ? 0 : kDefaultTextRows);
-
-  if (args.view == "methods") {
-    const auto stats = analysis::computeMethodStats(recording);
-    if (args.json) exporting::writeJson(std::cout, exporting::methodsJson(recording, stats, options));
-    else exporting::writeMethodsText(std::cout, recording, stats, options);
-  } else if (args.view == "tree") {
-    const auto tree = analysis::buildCallTree(recording);
-    if (args.json) exporting::writeJson(std::cout, exporting::treeJson(recording, tree, options));
-    else exporting::writeTreeText(std::cout, recording, tree, options);
-  } else {
-    const auto stats = analysis::computeThreadStats(recording);
-    if (args.json) exporting::writeJson(std::cout, exporting::threadsJson(recording, stats, options));
-    else exporting::writeThreadsText(std::cout, recording, stats, options);
+  options.resource = selection.resource.toString();
+  options.filters = selection.filters;
+  if (selection.snapshot) {
+    options.snapshot = selection.snapshot->name;
+    options.snapshot_definition = selection.snapshot->definition;
   }
+  if (selection.fragmented()) options.covered_ns = selection.coveredNs(recording.end_ns);
+  options.bytes_read = recording.bytes_read;
+  options.file_size = recording.file_size;
+  std::ostringstream out;
+  writeView(out, recording, selection, options, args.json);
+  return out.str();
+}
+
+int runReport(const ReportArgs& args) {
+  struct stat st {};
+  if (::stat(args.file.c_str(), &st) != 0) throw UserError("cannot open '" + args.file + "': " + std::strerror(errno));
+  const analysis::Selection selection = select(args);
+  std::unique_ptr<analysis::ViewCache> cache;
+  std::string key;
+  if (!args.no_cache) {
+    cache = std::make_unique<analysis::ViewCache>(args.file);
+    key = std::string(kCacheFormat) + "\nfile=" + args.file + "\njson=" + (args.json ? "1" : "0") +
+          "\ntop=" + std::to_string(args.top) + "\n" + selection.key();
+    if (auto hit = cache->get(key)) {
+      std::cout << *hit;
+      return 0;
+    }
+  }
+  const std::string output = render(args, selection);
+  if (cache) cache->put(key, output);
+  std::cout << output;
   return 0;
 }
 
@@ -63,21 +102,32 @@ Command addReportCommand(CLI::App& parent) {
   auto args = std::make_shared<ReportArgs>();
   CLI::App* cmd = parent.add_subcommand("report", "Print where a recording spent its time");
   cmd->footer(
-      "Views:\n"
-      "  methods  per method: self samples (on top of the stack) and total samples (anywhere on it,\n"
-      "           once per sample even under recursion), hottest first\n"
-      "  tree     the call tree: Level, RL (recursion level), Calls (observed entries, a lower bound),\n"
-      "           Base (samples with this exact path), Cum (Base plus descendants), indented name\n"
-      "  threads  samples per thread, and per thread state in wall mode\n"
-      "Times are offsets from the recording's start: --from 1m40s --to 5m. The window is [from, to).");
+      "Views (--view), or a resource name that navigates to one, e.g. 'methods[pkg.A.run]/threads':\n"
+      "  methods       per method: self samples (on top of the stack) and total samples (anywhere on\n"
+      "                it, once per sample even under recursion), hottest first\n"
+      "  tree          the call tree: Level, RL (recursion level), Calls (observed entries, a lower\n"
+      "                bound), Base (samples with this exact path), Cum (Base plus descendants)\n"
+      "  threads       samples per thread, and per thread state in wall mode\n"
+      "  callers       back-traces of the selected methods: 'methods[pkg.A.run]/callers'\n"
+      "  states        samples per thread state\n"
+      "  users, sessions, requests, applications, components   samples per annotation value\n"
+      "In a resource name every element but the last narrows the samples: methods[a,b] keeps samples\n"
+      "with a or b on the stack, threads[glob], states[sleeping], users[u1], …; all must hold.\n"
+      "Times are offsets from the recording's start: --from 1m40s --to 5m, the window is [from, to).\n"
+      "--where: thread, tid, class, method, package (of the top frame), path~M (M anywhere on the\n"
+      "stack), state, event, user, session, request, application, component; with =, != (globs),\n"
+      "and, or, not, parentheses: --where 'user=u1 and not state=sleeping'.\n"
+      "Views are cached in FILE.cache/ and recomputed when the recording changes.");
   cmd->add_option("file", args->file, "The recording (.ssr)")->required();
-  cmd->add_option("--view", args->view, "methods (default), tree or threads")
-      ->check(CLI::IsMember({"methods", "tree", "threads"}));
+  cmd->add_option("--view", args->view, "A view or a resource name (default methods)");
   cmd->add_option("--from", args->from, "Start of the window (offset from the recording's start)");
   cmd->add_option("--to", args->to, "End of the window (offset from the recording's start)");
+  cmd->add_option("--snapshot", args->snapshot, "A saved snapshot, a begin/end marker pair NAME, or A..B between markers");
+  cmd->add_option("--where", args->where, "A logical filter on the samples (see below)");
   cmd->add_option("--top", args->top, "Rows to print; default 30 in text, all in JSON; 0 = all")
       ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--json", args->json, "Print one JSON object instead of a table");
+  cmd->add_flag("--no-cache", args->no_cache, "Compute the view from the events even if it is cached");
   return {cmd, [args] { return runReport(*args); }};
 }
 

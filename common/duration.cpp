@@ -44,6 +44,7 @@ std::optional<int64_t> parseDuration(std::string_view text) {
 }
 
 std::string formatDuration(int64_t ns) {
+  if (ns == 0) return "0s";
   char buf[64];
   const char* sign = ns < 0 ? "-" : "";
   const uint64_t v = ns < 0 ? static_cast<uint64_t>(-(ns + 1)) + 1 : static_cast<uint64_t>(ns);

@@ -40,6 +40,11 @@ void writeTextHeader(std::ostream& out, const analysis::Recording& rec, const Re
     writeField(out, "Window", fmt::format("{} to {} ({})", formatDuration(rec.window.from_ns), to,
                                           formatDuration(rec.viewDurationNs())));
   }
+  if (!options.snapshot.empty()) writeField(out, "Snapshot", options.snapshot + ": " + options.snapshot_definition);
+  if (options.covered_ns >= 0) writeField(out, "Covers", formatDuration(options.covered_ns) + " in the selected intervals");
+  for (const std::string& filter : options.filters) writeField(out, "Where", filter);
+  // A plain "methods" says nothing the table does not; a navigated name is worth copying.
+  if (options.resource.find_first_of("[/") != std::string::npos) writeField(out, "View", options.resource);
   writeField(out, "Samples", samplesLine(rec, samples));
   for (const std::string& warning : rec.warnings) writeField(out, "Warning", warning);
 }
@@ -60,7 +65,12 @@ Json jsonHeader(const analysis::Recording& rec, const ReportOptions& options, st
       {"mode", rec.has_info ? rec.info.mode : "unknown"},
       {"interval_ns", rec.info.interval_ns},
       {"start_epoch_ns", rec.info.start_epoch_ns},
-      {"duration_ns", rec.viewDurationNs()},
+      {"resource", options.resource},
+      {"snapshot", options.snapshot.empty() ? Json(nullptr) : Json(options.snapshot)},
+      {"where", options.filters},
+      {"duration_ns", options.covered_ns >= 0 ? options.covered_ns : rec.viewDurationNs()},
+      {"bytes_read", options.bytes_read},
+      {"file_size", options.file_size},
       {"recording_duration_ns", rec.end_ns},
       {"finished", rec.ended},
       {"window", window},

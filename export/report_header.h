@@ -8,6 +8,7 @@
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "analysis/recording.h"
 
@@ -19,6 +20,14 @@ using Json = nlohmann::ordered_json;  // keeps keys in the order written, for pe
 struct ReportOptions {
   std::string file;  // the recording's path as the user gave it
   size_t top = 0;    // rows to print; 0 prints all
+  // What narrowed the view (empty when nothing did), printed so a view can be named again.
+  std::string resource;             // canonical resource name, e.g. "threads[main]/methods"
+  std::string snapshot;             // snapshot name
+  std::string snapshot_definition;  // how the snapshot was made
+  std::vector<std::string> filters;  // --where expressions, all holding
+  int64_t covered_ns = -1;          // time the view covers when not one window; -1: the window's
+  uint64_t bytes_read = 0;          // of the recording, to build this view
+  uint64_t file_size = 0;
 
   size_t rows(size_t available) const { return top == 0 || top > available ? available : top; }
 };

@@ -48,4 +48,8 @@ void writeField(std::ostream& out, std::string_view label, std::string_view valu
   out << head << value << '\n';
 }
 
+void writeCutNote(std::ostream& out, size_t shown, size_t available, std::string_view what) {
+  if (shown < available) out << fmt::format("({} of {} {} shown; --top 0 shows all)\n", shown, available, what);
+}
+
 }  // namespace stackscope::exporting

@@ -19,5 +19,7 @@ std::string describeRecording(const format::RecordingInfo& info);
 // One "Label:  value" line of a header block, the values aligned; an empty label continues
 // the field above.
 void writeField(std::ostream& out, std::string_view label, std::string_view value);
+// Says what --top left out, so a cut table is never mistaken for the whole.
+void writeCutNote(std::ostream& out, size_t shown, size_t available, std::string_view what);
 
 }  // namespace stackscope::exporting

@@ -8,16 +8,7 @@
 
 namespace stackscope::exporting {
 
-namespace {
-
 using Align = TextTable::Align;
-
-// Says what --top left out, so a cut table is never mistaken for the whole.
-void writeCutNote(std::ostream& out, size_t shown, size_t available, std::string_view what) {
-  if (shown < available) out << fmt::format("({} of {} {} shown; --top 0 shows all)\n", shown, available, what);
-}
-
-}  // namespace
 
 void writeMethodsText(std::ostream& out, const analysis::Recording& rec, const analysis::MethodStats& stats,
                       const ReportOptions& options) {

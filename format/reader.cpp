@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -191,9 +192,20 @@ bool RecordingReader::readChunk(const ChunkInfo& chunk, RecordVisitor& visitor) 
   return true;
 }
 
-void RecordingReader::read(RecordVisitor& visitor, int64_t from_ns, int64_t to_ns) {
+void RecordingReader::readMaps(RecordVisitor& visitor) {
   for (const ChunkInfo& chunk : chunks_)
     if (chunk.kind == ChunkKind::Map) readChunk(chunk, visitor);
+}
+
+int64_t RecordingReader::lastEventTime() const {
+  int64_t last = 0;
+  for (const ChunkInfo& chunk : chunks_)
+    if (chunk.kind == ChunkKind::Event) last = std::max(last, chunk.end_ns);
+  return last;
+}
+
+void RecordingReader::read(RecordVisitor& visitor, int64_t from_ns, int64_t to_ns) {
+  readMaps(visitor);
   for (const ChunkInfo& chunk : chunks_)
     if (chunk.kind == ChunkKind::Event && chunk.end_ns >= from_ns && chunk.start_ns <= to_ns) readChunk(chunk, visitor);
 }

@@ -69,6 +69,10 @@ class RecordingReader {
   bool readChunk(const ChunkInfo& chunk, RecordVisitor& visitor);
   // Every map chunk, then the event chunks whose time range meets [from_ns, to_ns].
   void read(RecordVisitor& visitor, int64_t from_ns = kBeginning, int64_t to_ns = kEnd);
+  // Every map chunk only: ids, names and markers, without decoding any event.
+  void readMaps(RecordVisitor& visitor);
+  // The latest time of any event chunk (0 when there is none).
+  int64_t lastEventTime() const;
 
  private:
   void readHeader();

@@ -107,8 +107,33 @@ void writeReferenceRecording(const std::string& path, bool finish) {
   const uint32_t sw = stack(w, {kRun, kA});
   const uint32_t ss = stack(w, {kRun, kSleep});
 
+  // Who the threads work for: main for u1/r1 until 30ms and for u2 after; the worker for u1
+  // in the shop application; the sleeper for nobody.
+  const auto annotate = [&](uint32_t id, const char* user, const char* request, const char* application) {
+    AnnotationRecord a{id, {}};
+    a.fields[static_cast<int>(AnnotationField::User)] = w.internString(user);
+    if (request) a.fields[static_cast<int>(AnnotationField::Request)] = w.internString(request);
+    if (application) a.fields[static_cast<int>(AnnotationField::Application)] = w.internString(application);
+    w.writeAnnotation(a);
+  };
+  annotate(1, "u1", "r1", nullptr);
+  annotate(2, "u2", nullptr, nullptr);
+  annotate(3, "u1", nullptr, "shop");
+  const auto annotationOf = [](int64_t ms, uint32_t thread) -> uint32_t {
+    if (thread == kMainThread) return ms <= 30 ? 1 : 2;
+    return thread == kWorker ? 3 : 0;
+  };
+  // Phases: "init" [0, 25ms), "work" [35ms, 65ms); point markers a at 35ms and b at 55ms.
+  w.writeMarker({0, kMainThread, MarkerKind::Begin, w.internString("init")});
+  w.writeMarker({25 * kMs, kMainThread, MarkerKind::End, w.internString("init")});
+  w.writeMarker({35 * kMs, kMainThread, MarkerKind::Begin, w.internString("work")});
+  w.writeMarker({35 * kMs, kMainThread, MarkerKind::Point, w.internString("a")});
+  w.writeMarker({55 * kMs, kMainThread, MarkerKind::Point, w.internString("b")});
+  w.writeMarker({65 * kMs, kMainThread, MarkerKind::End, w.internString("work")});
   const auto sample = [&](int64_t ms, uint32_t thread, uint32_t stack, ThreadState state = ThreadState::Running,
-                          uint32_t weight = 1) { w.writeSample({ms * kMs, thread, stack, state, weight}); };
+                          uint32_t weight = 1) {
+    w.writeSample({ms * kMs, thread, stack, state, weight, annotationOf(ms, thread)});
+  };
   w.writeThreadStart({0, kMainThread});
   w.writeThreadStart({0, kSleeper});
   sample(0, kMainThread, sb);

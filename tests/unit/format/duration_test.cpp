@@ -28,6 +28,7 @@ TEST(Duration, FormatsForPeople) {
   EXPECT_EQ(formatDuration(100000000000), "1m40.0s");
   EXPECT_EQ(formatDuration(250000), "250us");
   EXPECT_EQ(formatDuration(7), "7ns");
+  EXPECT_EQ(formatDuration(0), "0s");
 }
 
 }  // namespace

@@ -1,0 +1,64 @@
+#include "analysis/callers.h"
+
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "analysis/names.h"
+#include "analysis/stack_counts.h"
+
+namespace stackscope::analysis {
+
+std::vector<uint32_t> CallersTree::preorder() const {
+  std::vector<uint32_t> order, pending(nodes[kRoot].children.rbegin(), nodes[kRoot].children.rend());
+  while (!pending.empty()) {
+    const uint32_t node = pending.back();
+    pending.pop_back();
+    order.push_back(node);
+    pending.insert(pending.end(), nodes[node].children.rbegin(), nodes[node].children.rend());
+  }
+  return order;
+}
+
+CallersTree buildCallers(const Recording& recording, const std::vector<std::string>& focus, const SamplePredicate& keep) {
+  const std::vector<std::string> names = methodNames(recording);
+  std::vector<bool> is_focus(names.size(), false);
+  for (size_t m = 0; m < names.size(); ++m)
+    for (const std::string& pattern : focus)
+      if (::fnmatch(pattern.c_str(), names[m].c_str(), 0) == 0) is_focus[m] = true;
+
+  CallersTree tree;
+  tree.nodes.push_back({});
+  std::unordered_map<uint64_t, uint32_t> child_of;  // (parent node << 32 | method) -> node
+  const StackCounts counts = countSamplesByStack(recording, keep);
+  tree.view_samples = counts.total;
+  for (uint32_t stack = 0; stack < counts.by_stack.size(); ++stack) {
+    const uint64_t n = counts.by_stack[stack];
+    if (n == 0) continue;
+    const auto frames = recording.stack(stack);
+    const auto first = std::find_if(frames.begin(), frames.end(), [&](const format::Frame& f) { return is_focus[f.method]; });
+    if (first == frames.end()) continue;
+    uint32_t node = CallersTree::kRoot;
+    tree.nodes[node].samples += n;
+    for (auto it = first; it != frames.end(); ++it) {
+      const uint64_t key = (uint64_t{node} << 32) | it->method;
+      auto [pos, inserted] = child_of.try_emplace(key, static_cast<uint32_t>(tree.nodes.size()));
+      if (inserted) {
+        tree.nodes.push_back({it->method, node, tree.nodes[node].level + 1, 0, 0, {}});
+        tree.nodes[node].children.push_back(pos->second);
+      }
+      node = pos->second;
+      tree.nodes[node].samples += n;
+    }
+    tree.nodes[node].self += n;
+  }
+  for (CallersNode& node : tree.nodes)
+    std::sort(node.children.begin(), node.children.end(), [&](uint32_t a, uint32_t b) {
+      if (tree.nodes[a].samples != tree.nodes[b].samples) return tree.nodes[a].samples > tree.nodes[b].samples;
+      return names[tree.nodes[a].method] < names[tree.nodes[b].method];
+    });
+  return tree;
+}
+
+}  // namespace stackscope::analysis

@@ -1,0 +1,70 @@
+#include "analysis/selection.h"
+
+#include <algorithm>
+#include <memory>
+
+#include "analysis/load.h"
+#include "analysis/snapshot_store.h"
+#include "analysis/where_filter.h"
+
+namespace stackscope::analysis {
+
+TimeWindow Selection::hull() const {
+  if (intervals.empty()) return {0, 0};
+  return {intervals.front().from_ns, intervals.back().to_ns};
+}
+
+int64_t Selection::coveredNs(int64_t end_ns) const {
+  int64_t total = 0;
+  for (const TimeWindow& w : intervals) {
+    const int64_t from = std::max<int64_t>(w.from_ns, 0), to = std::min(w.to_ns, end_ns);
+    if (to > from) total += to - from;
+  }
+  return total;
+}
+
+std::string Selection::key() const {
+  std::string key = "resource=" + resource.toString() + "\nintervals=";
+  for (const TimeWindow& w : intervals) key += std::to_string(w.from_ns) + ".." + std::to_string(w.to_ns) + ";";
+  for (const std::string& f : filters) key += "\nwhere=" + f;
+  return key;
+}
+
+Selection resolveSelection(const std::string& recording_path, const SelectionRequest& request) {
+  Selection selection;
+  selection.resource = parseResourceName(request.resource.empty() ? "methods" : request.resource);
+  selection.intervals = {request.window};
+  if (!request.snapshot.empty()) {
+    const Recording maps = loadMapData(recording_path);
+    std::vector<MarkerEvent> markers;
+    for (const format::MarkerRecord& m : maps.markers) markers.push_back({m.time_ns, m.thread, m.kind, maps.string(m.name)});
+    std::stable_sort(markers.begin(), markers.end(), [](auto& a, auto& b) { return a.time_ns < b.time_ns; });
+    selection.snapshot = resolveSnapshot(request.snapshot, markers, loadSavedSnapshots(recording_path), maps.end_ns);
+    selection.intervals = intersect(selection.snapshot->intervals, selection.intervals);
+    selection.filters = selection.snapshot->filters;
+  }
+  if (!request.where.empty()) selection.filters.push_back(request.where);
+  for (const std::string& f : selection.filters) parseWhere(f);  // fail early, before reading events
+  return selection;
+}
+
+SamplePredicate selectionPredicate(const Selection& selection, const Recording& recording) {
+  std::vector<SamplePredicate> parts;
+  if (selection.fragmented())
+    parts.push_back([intervals = selection.intervals](const Sample& s) {
+      for (const TimeWindow& w : intervals)
+        if (w.contains(s.time_ns)) return true;
+      return false;
+    });
+  for (const std::string& f : selection.filters) parts.push_back(compileWhere(*parseWhere(f), recording));
+  if (auto resource = selection.resource.filter()) parts.push_back(compileWhere(*resource, recording));
+  if (parts.empty()) return {};
+  if (parts.size() == 1) return parts[0];
+  return [parts = std::move(parts)](const Sample& s) {
+    for (const SamplePredicate& p : parts)
+      if (!p(s)) return false;
+    return true;
+  };
+}
+
+}  // namespace stackscope::analysis

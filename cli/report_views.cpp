@@ -1,0 +1,72 @@
+#include "cli/report_views.h"
+
+#include "analysis/call_tree.h"
+#include "analysis/method_stats.h"
+#include "analysis/thread_stats.h"
+#include "cli/command.h"
+#include "export/json_report.h"
+#include "export/navigation_report.h"
+#include "export/text_report.h"
+
+namespace stackscope::cli {
+
+namespace {
+
+using analysis::ResourceType;
+
+analysis::GroupBy groupOf(ResourceType type) {
+  switch (type) {
+    case ResourceType::Users: return analysis::GroupBy::User;
+    case ResourceType::Sessions: return analysis::GroupBy::Session;
+    case ResourceType::Requests: return analysis::GroupBy::Request;
+    case ResourceType::Applications: return analysis::GroupBy::Application;
+    case ResourceType::Components: return analysis::GroupBy::Component;
+    default: return analysis::GroupBy::State;
+  }
+}
+
+}  // namespace
+
+void writeView(std::ostream& out, const analysis::Recording& rec, const analysis::Selection& selection,
+               const exporting::ReportOptions& options, bool json) {
+  // One pass: the whole resource name, snapshot and filter are one predicate.
+  const analysis::SamplePredicate keep = analysis::selectionPredicate(selection, rec);
+  const ResourceType view = selection.resource.view().type;
+  switch (view) {
+    case ResourceType::Methods: {
+      const auto stats = analysis::computeMethodStats(rec, keep);
+      if (json) exporting::writeJson(out, exporting::methodsJson(rec, stats, options));
+      else exporting::writeMethodsText(out, rec, stats, options);
+      return;
+    }
+    case ResourceType::Tree: {
+      const auto tree = analysis::buildCallTree(rec, keep);
+      if (json) exporting::writeJson(out, exporting::treeJson(rec, tree, options));
+      else exporting::writeTreeText(out, rec, tree, options);
+      return;
+    }
+    case ResourceType::Threads: {
+      const auto stats = analysis::computeThreadStats(rec, keep);
+      if (json) exporting::writeJson(out, exporting::threadsJson(rec, stats, options));
+      else exporting::writeThreadsText(out, rec, stats, options);
+      return;
+    }
+    case ResourceType::Callers: {
+      const std::vector<std::string> focus = selection.resource.selected(ResourceType::Methods);
+      if (focus.empty())
+        throw UserError("the callers view needs a method: name it first, e.g. --view 'methods[pkg.Class.method]/callers'");
+      const auto tree = analysis::buildCallers(rec, focus, keep);
+      if (json) exporting::writeJson(out, exporting::callersJson(rec, tree, focus, options));
+      else exporting::writeCallersText(out, rec, tree, focus, options);
+      return;
+    }
+    default: {
+      const std::string name = analysis::resourceTypeName(view);
+      const auto stats = analysis::computeGroupStats(rec, groupOf(view), keep);
+      if (json) exporting::writeJson(out, exporting::groupJson(rec, stats, name, options));
+      else exporting::writeGroupText(out, rec, stats, name, options);
+    }
+  }
+}
+
+}  // namespace stackscope::cli

@@ -1,0 +1,97 @@
+#include "export/navigation_report.h"
+
+#include "analysis/names.h"
+#include "export/table.h"
+#include "export/text_format.h"
+
+namespace stackscope::exporting {
+
+using Align = TextTable::Align;
+
+namespace {
+
+std::string joined(const std::vector<std::string>& values) {
+  std::string out;
+  for (const std::string& v : values) out += (out.empty() ? "" : ", ") + v;
+  return out;
+}
+
+}  // namespace
+
+void writeCallersText(std::ostream& out, const analysis::Recording& rec, const analysis::CallersTree& tree,
+                      const std::vector<std::string>& focus, const ReportOptions& options) {
+  writeTextHeader(out, rec, options, tree.view_samples);
+  writeField(out, "Callers of", joined(focus) + " (" + std::to_string(tree.samples()) + " samples, " +
+                                    formatPercent(analysis::percent(tree.samples(), tree.view_samples)) + " of the view)");
+  out << '\n';
+  TextTable table;
+  for (const char* column : {"Level", "Samples", "Pct", "Entry"}) table.addColumn(column, Align::Right);
+  table.addColumn("Method (callers below the method they call)", Align::Left);
+  const std::vector<uint32_t> order = tree.preorder();
+  const size_t shown = options.rows(order.size());
+  for (size_t i = 0; i < shown; ++i) {
+    const analysis::CallersNode& node = tree.nodes[order[i]];
+    table.addRow({std::to_string(node.level), std::to_string(node.samples),
+                  formatPercent(analysis::percent(node.samples, tree.view_samples)), std::to_string(node.self),
+                  std::string(2 * static_cast<size_t>(node.level), ' ') + analysis::methodName(rec, node.method)});
+  }
+  table.write(out);
+  writeCutNote(out, shown, order.size(), "nodes");
+}
+
+Json callersJson(const analysis::Recording& rec, const analysis::CallersTree& tree, const std::vector<std::string>& focus,
+                 const ReportOptions& options) {
+  Json out = jsonHeader(rec, options, "callers", tree.view_samples);
+  out["focus"] = focus;
+  out["focus_samples"] = tree.samples();
+  Json nodes = Json::array();
+  const std::vector<uint32_t> order = tree.preorder();
+  const size_t shown = options.rows(order.size());
+  for (size_t i = 0; i < shown; ++i) {
+    const analysis::CallersNode& node = tree.nodes[order[i]];
+    nodes.push_back({{"id", order[i]},
+                     {"parent", node.parent == analysis::CallersTree::kRoot ? Json(nullptr) : Json(node.parent)},
+                     {"level", node.level},
+                     {"samples", node.samples},
+                     {"pct", jsonPercent(node.samples, tree.view_samples)},
+                     {"self", node.self},
+                     {"method", analysis::methodName(rec, node.method)},
+                     {"signature", analysis::methodSignature(rec, node.method)}});
+  }
+  out["nodes"] = std::move(nodes);
+  return out;
+}
+
+void writeGroupText(std::ostream& out, const analysis::Recording& rec, const analysis::GroupStats& stats,
+                    const std::string& view, const ReportOptions& options) {
+  writeTextHeader(out, rec, options, stats.samples);
+  out << '\n';
+  TextTable table;
+  table.addColumn("Samples", Align::Right);
+  table.addColumn("Pct", Align::Right);
+  std::string column = view.substr(0, view.size() - 1);  // "users" -> "user"
+  column[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(column[0])));
+  table.addColumn(column, Align::Left);
+  const size_t shown = options.rows(stats.groups.size());
+  for (size_t i = 0; i < shown; ++i) {
+    const analysis::GroupStat& g = stats.groups[i];
+    table.addRow({std::to_string(g.samples), formatPercent(analysis::percent(g.samples, stats.samples)), g.value});
+  }
+  table.write(out);
+  writeCutNote(out, shown, stats.groups.size(), view);
+}
+
+Json groupJson(const analysis::Recording& rec, const analysis::GroupStats& stats, const std::string& view,
+               const ReportOptions& options) {
+  Json out = jsonHeader(rec, options, view, stats.samples);
+  Json groups = Json::array();
+  const size_t shown = options.rows(stats.groups.size());
+  for (size_t i = 0; i < shown; ++i)
+    groups.push_back({{"value", stats.groups[i].value},
+                      {"samples", stats.groups[i].samples},
+                      {"pct", jsonPercent(stats.groups[i].samples, stats.samples)}});
+  out[view] = std::move(groups);
+  return out;
+}
+
+}  // namespace stackscope::exporting

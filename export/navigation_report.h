@@ -1,0 +1,31 @@
+// The views reached by navigation: callers of a method (back-traces), and samples grouped by
+// thread state or by an annotation field (users, sessions, requests, applications,
+// components). Text tables and JSON, with the same header as every report.
+//   callers JSON: "focus": [globs], "focus_samples", "nodes": [{id, parent, level, samples,
+//                 pct (of the view's samples), self, method, signature}] depth-first;
+//   group JSON:   "groups": [{value, samples, pct}] under a key named by the view
+//                 ("states", "users", …), unset values as "(none)".
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "analysis/callers.h"
+#include "analysis/group_stats.h"
+#include "export/report_header.h"
+
+namespace stackscope::exporting {
+
+void writeCallersText(std::ostream& out, const analysis::Recording& recording, const analysis::CallersTree& tree,
+                      const std::vector<std::string>& focus, const ReportOptions& options);
+Json callersJson(const analysis::Recording& recording, const analysis::CallersTree& tree,
+                 const std::vector<std::string>& focus, const ReportOptions& options);
+
+// `view` names the grouping ("states", "users", …) and its column.
+void writeGroupText(std::ostream& out, const analysis::Recording& recording, const analysis::GroupStats& stats,
+                    const std::string& view, const ReportOptions& options);
+Json groupJson(const analysis::Recording& recording, const analysis::GroupStats& stats, const std::string& view,
+               const ReportOptions& options);
+
+}  // namespace stackscope::exporting
