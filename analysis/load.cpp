@@ -58,7 +58,7 @@ class Loader final : public format::RecordVisitor {
   void sample(const format::SampleRecord& s) override {
     seen(s.time_ns);
     if (!window_.contains(s.time_ns) || !accept(s.thread)) return;
-    slot(rec_.threads, s.thread);
+    if (s.thread >= rec_.threads.size()) slot(rec_.threads, s.thread);
     uint32_t stack = s.stack;
     // A stack lost with a damaged map chunk: keep the sample in the totals, with no frames.
     if (stack >= rec_.stack_defined.size() || !rec_.stack_defined[stack]) {
@@ -67,7 +67,7 @@ class Loader final : public format::RecordVisitor {
     }
     // Like a missing stack, a missing annotation leaves the sample in, unannotated.
     const uint32_t annotation = s.annotation < rec_.annotations.size() ? s.annotation : 0;
-    rec_.samples.push_back({s.time_ns, s.thread, stack, s.state, s.weight, annotation});
+    rec_.samples.push_back({s.time_ns, s.thread, stack, s.state, std::min(s.weight, Sample::kMaxWeight), annotation});
   }
   void threadStart(const format::ThreadEventRecord& e) override {
     seen(e.time_ns);
@@ -150,6 +150,12 @@ Recording loadRecording(const std::string& path, const TimeWindow& window) {
   Recording recording;
   recording.window = window;
   Loader loader(recording, window);
+  // Room for every record of the chunks to read: no reallocation copies of a large table.
+  size_t records = 0;
+  for (const format::ChunkInfo& chunk : reader.chunks())
+    if (chunk.kind == format::ChunkKind::Event && chunk.end_ns >= window.from_ns && chunk.start_ns <= window.to_ns)
+      records += chunk.record_count;
+  recording.samples.reserve(records);
   reader.read(loader, window.from_ns, window.to_ns);
   // Whether the recording finished is told by its last event chunk; a window that ends
   // earlier skipped that chunk, so look at it alone.

@@ -48,14 +48,18 @@ struct ThreadInfo {
   int64_t end_ns = kUnknownTime;
 };
 
+// 24 bytes: a long recording holds tens of millions of these, so state and weight share a
+// word (the loader clamps weights to kMaxWeight).
 struct Sample {
+  static constexpr uint32_t kMaxWeight = (1u << 24) - 1;
   int64_t time_ns = 0;
   uint32_t thread = 0;
   uint32_t stack = 0;
-  format::ThreadState state = format::ThreadState::Unknown;
-  uint32_t weight = 1;
+  format::ThreadState state : 8 = format::ThreadState::Unknown;
+  uint32_t weight : 24 = 1;
   uint32_t annotation = 0;  // index into Recording::annotations, 0 = none
 };
+static_assert(sizeof(Sample) == 24);
 
 // Who a thread worked for at a sample: a string id per format::AnnotationField, 0 = unset.
 using Annotation = std::array<uint32_t, format::kAnnotationFieldCount>;
