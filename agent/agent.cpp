@@ -3,7 +3,8 @@
 // Life cycle: Agent_OnLoad parses options, opens the file, installs the SIGPROF handler and
 // enables events; VMInit registers the main thread, writes the recording info and starts the
 // writer (and, in wall mode, the sampler) thread; ThreadStart/ThreadEnd follow the other
-// threads; VMDeath stops everything and finishes the file. Normal exit, System.exit and an
+// threads; VMDeath stops everything and finishes the file. Once recording, the natives of the
+// Java API (java_api.h) are bound as its class is prepared. Normal exit, System.exit and an
 // uncaught exception in main all pass through VMDeath.
 //
 // Nothing is freed at the end: a signal or a late callback may still touch the agent's data
@@ -15,7 +16,9 @@
 #include <cstdio>
 #include <string>
 
+#include "agent/annotation_table.h"
 #include "agent/clocks.h"
+#include "agent/java_api.h"
 #include "agent/lost_counters.h"
 #include "agent/meta_events.h"
 #include "agent/options.h"
@@ -44,10 +47,11 @@ struct Agent {
         start_ns(monotonicNs()),
         start_epoch_ns(realtimeNs()),
         ring(kRingSlots),
+        annotations(options.filter),
         status(gc),
         tracker(env, registry, meta, options, start_ns),
         wall(env, registry, ring, lost, options.interval_ns, start_ns),
-        writer_thread({env, &writer, &ring, &lost, &meta, &registry, &status, &options, start_ns}) {}
+        writer_thread({env, &writer, &ring, &lost, &meta, &registry, &status, &annotations, &options, start_ns}) {}
 
   jvmtiEnv* jvmti;
   const Options options;
@@ -56,6 +60,7 @@ struct Agent {
   const int64_t start_epoch_ns;  // the same instant on the wall clock
   format::RecordingWriter writer;
   SampleRing ring;
+  AnnotationTable annotations;  // refers to options.filter
   LostCounters lost;
   MetaQueue meta;
   ThreadRegistry registry;
@@ -153,16 +158,26 @@ void JNICALL onVMInit(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread) {
   }
   agent.recording = true;
   setCaptureActive(true);
+  // Active before the scan: a class prepared meanwhile is bound by its own event instead.
+  setJavaApiActive(true);
+  bindLoadedJavaApi(jvmti, jni);
 }
 
 void JNICALL onVMDeath(jvmtiEnv*, JNIEnv* jni) {
   Agent& agent = *g_agent;
   if (!agent.recording) return;
   agent.recording = false;
+  setJavaApiActive(false);
   if (agent.options.mode == SampleMode::Wall) agent.wall.stop(kStopTimeoutNs);
   agent.registry.close();  // no more CPU timers, no more threads
   setCaptureActive(false);
   agent.writer_thread.finish(jni, kStopTimeoutNs);
+  if (const uint64_t overflowed = agent.annotations.overflowCount()) {
+    std::fprintf(stderr,
+                 "stackscope: %llu annotations beyond the first %u distinct ones were recorded as '%s'\n",
+                 static_cast<unsigned long long>(overflowed), AnnotationTable::kDefaultMaxAnnotations,
+                 AnnotationTable::kOverflowValue);
+  }
 }
 
 void JNICALL onThreadStart(jvmtiEnv*, JNIEnv* jni, jthread thread) {
@@ -177,7 +192,10 @@ void JNICALL onThreadEnd(jvmtiEnv*, JNIEnv* jni, jthread thread) { g_agent->trac
 // ClassLoad events are enabled, which needs a callback.
 void JNICALL onClassLoad(jvmtiEnv*, JNIEnv*, jthread, jclass) {}
 
-void JNICALL onClassPrepare(jvmtiEnv* jvmti, JNIEnv*, jthread, jclass klass) { createMethodIds(jvmti, klass); }
+void JNICALL onClassPrepare(jvmtiEnv* jvmti, JNIEnv* jni, jthread, jclass klass) {
+  createMethodIds(jvmti, klass);
+  bindIfJavaApi(jvmti, jni, klass);
+}
 
 // Deliberately empty: with this event enabled HotSpot keeps debug information at
 // non-safepoint locations of compiled code, which gives stack walks from a signal precise
@@ -236,6 +254,8 @@ jint load(JavaVM* vm, const Options& options, const std::string& text) {
     return refuse(options.strict, message);
   }
   g_agent = agent;
+  initJavaApi({&agent->meta, &agent->annotations, &agent->registry, agent->start_ns,
+               options.mode == SampleMode::Cpu});
   const bool wall = options.mode == SampleMode::Wall;
   if (!installCaptureHandler({walk, &agent->ring, &agent->lost, agent->start_ns, wall})) {
     return refuse(options.strict, "stackscope: cannot install the SIGPROF handler");

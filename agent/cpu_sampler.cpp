@@ -31,13 +31,13 @@ int openTaskClock(int64_t interval_ns, bool exclude_kernel) {
   return static_cast<int>(syscall(SYS_perf_event_open, &attr, 0 /* calling thread */, -1, -1, PERF_FLAG_FD_CLOEXEC));
 }
 
-bool startTaskClock(ThreadSlot& slot, int64_t interval_ns) {
+bool startTaskClock(ThreadSlot& slot, int64_t interval_ns, bool armed) {
   int fd = openTaskClock(interval_ns, false);
   if (fd < 0) fd = openTaskClock(interval_ns, true);
   if (fd < 0) return false;
   f_owner_ex owner{F_OWNER_TID, gettid()};  // signal this thread, not the process
   if (fcntl(fd, F_SETOWN_EX, &owner) != 0 || fcntl(fd, F_SETSIG, SIGPROF) != 0 ||
-      fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_ASYNC) != 0 || ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) != 0) {
+      fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_ASYNC) != 0 || (armed && ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) != 0)) {
     close(fd);
     return false;
   }
@@ -45,18 +45,23 @@ bool startTaskClock(ThreadSlot& slot, int64_t interval_ns) {
   return true;
 }
 
-bool startPosixTimer(ThreadSlot& slot, int64_t interval_ns) {
+itimerspec periodic(int64_t interval_ns) {
+  itimerspec spec{};
+  spec.it_interval.tv_sec = interval_ns / 1'000'000'000;
+  spec.it_interval.tv_nsec = interval_ns % 1'000'000'000;
+  spec.it_value = spec.it_interval;
+  return spec;
+}
+
+bool startPosixTimer(ThreadSlot& slot, int64_t interval_ns, bool armed) {
   sigevent event{};
   event.sigev_notify = SIGEV_THREAD_ID;  // this thread, not any thread of the process
   event.sigev_signo = SIGPROF;
   event._sigev_un._tid = gettid();  // glibc 2.36 lacks the sigev_notify_thread_id name
   timer_t timer;
   if (timer_create(CLOCK_THREAD_CPUTIME_ID, &event, &timer) != 0) return false;
-  itimerspec spec{};
-  spec.it_interval.tv_sec = interval_ns / 1'000'000'000;
-  spec.it_interval.tv_nsec = interval_ns % 1'000'000'000;
-  spec.it_value = spec.it_interval;
-  if (timer_settime(timer, 0, &spec, nullptr) != 0) {
+  const itimerspec spec = periodic(interval_ns);
+  if (armed && timer_settime(timer, 0, &spec, nullptr) != 0) {
     timer_delete(timer);
     return false;
   }
@@ -67,12 +72,23 @@ bool startPosixTimer(ThreadSlot& slot, int64_t interval_ns) {
 
 }  // namespace
 
-bool startThreadTimer(ThreadSlot& slot, int64_t interval_ns) {
+bool startThreadTimer(ThreadSlot& slot, int64_t interval_ns, bool armed) {
+  slot.timer_interval_ns = interval_ns;
   if (!g_perf_unavailable.load(std::memory_order_relaxed)) {
-    if (startTaskClock(slot, interval_ns)) return true;
+    if (startTaskClock(slot, interval_ns, armed)) return true;
     g_perf_unavailable.store(true, std::memory_order_relaxed);
   }
-  return startPosixTimer(slot, interval_ns);
+  return startPosixTimer(slot, interval_ns, armed);
+}
+
+void armThreadTimer(ThreadSlot& slot, bool armed) {
+  // A disabled task-clock keeps what is left of its period, so a thread that matches again
+  // resumes its count where it stopped.
+  if (slot.perf_fd >= 0) ioctl(slot.perf_fd, armed ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0);
+  if (slot.has_timer) {
+    const itimerspec spec = armed ? periodic(slot.timer_interval_ns) : itimerspec{};
+    timer_settime(slot.timer, 0, &spec, nullptr);
+  }
 }
 
 void stopThreadTimer(ThreadSlot& slot) {

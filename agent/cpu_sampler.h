@@ -18,9 +18,12 @@
 
 namespace stackscope::agent {
 
-// Creates and arms the calling thread's timer (the slot must belong to the calling thread:
-// the timer measures the CPU time of the thread that creates it).
-bool startThreadTimer(ThreadSlot& slot, int64_t interval_ns);
+// Creates the calling thread's timer, armed or not (the slot must belong to the calling
+// thread: the timer measures the CPU time of the thread that creates it).
+bool startThreadTimer(ThreadSlot& slot, int64_t interval_ns, bool armed);
+// Arms or disarms an existing timer (registry mutex held). A thread the annotation filter
+// leaves out is not interrupted at all: its timer stops counting, not just its samples.
+void armThreadTimer(ThreadSlot& slot, bool armed);
 // Deletes the slot's timer if it has one; any thread may call it (registry mutex held).
 void stopThreadTimer(ThreadSlot& slot);
 

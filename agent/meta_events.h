@@ -1,9 +1,11 @@
-// Thread start/end events from JVMTI callbacks, queued for the writer thread. Callbacks are
-// ordinary threads (not signal handlers), so a mutex is fine here.
+// Events that do not come from the sampler, queued for the writer thread: thread start/end
+// from JVMTI callbacks, and markers and annotation changes from the Java API's natives
+// (java_api.cpp). All run on ordinary threads (not signal handlers), so a mutex is fine.
 #pragma once
 
 #include <cstdint>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "format/records.h"
@@ -11,12 +13,15 @@
 namespace stackscope::agent {
 
 struct MetaEvent {
-  enum class Kind : uint8_t { ThreadStart, ThreadEnd };
+  enum class Kind : uint8_t { ThreadStart, ThreadEnd, Marker, AnnotationChange };
   Kind kind = Kind::ThreadStart;
   int64_t time_ns = 0;
   uint32_t thread = 0;
   bool has_record = false;     // write `record` first: a new thread, or one that was renamed
   format::ThreadRecord record;
+  format::MarkerKind marker = format::MarkerKind::Point;  // Marker
+  std::string name;                                        // Marker
+  uint32_t annotation = 0;                                 // AnnotationChange: the new id
 };
 
 class MetaQueue {

@@ -6,7 +6,7 @@ namespace stackscope::agent {
 
 namespace {
 
-constexpr std::string_view kKnownKeys = "event, interval, file, status, strict";
+constexpr std::string_view kKnownKeys = "event, interval, file, status, filter, strict";
 
 std::string badOption(std::string_view item, std::string_view why) {
   std::string message = "stackscope: bad agent option '";
@@ -47,7 +47,7 @@ bool applyItem(std::string_view item, Options& options, std::string& why) {
     options.strict = true;
     return true;
   }
-  if (key != "event" && key != "interval" && key != "file" && key != "status") {
+  if (key != "event" && key != "interval" && key != "file" && key != "status" && key != "filter") {
     why = std::string("unknown option (known: ").append(kKnownKeys).append(")");
     return false;
   }
@@ -73,6 +73,7 @@ bool applyItem(std::string_view item, Options& options, std::string& why) {
     return parseBoundedDuration(value, kMinStatusInterval, kMaxStatusInterval, "10ms and 1h",
                                 options.status_interval_ns, why);
   }
+  if (key == "filter") return options.filter.parse(value, why);
   // key == "file"
   if (value.empty()) {
     why = "expected a file path";

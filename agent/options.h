@@ -1,10 +1,14 @@
-// The agent's option string, "event=cpu,interval=10ms,file=out.ssr,status=1s,strict".
+// The agent's option string, "event=cpu,interval=10ms,file=out.ssr,status=1s,strict",
+// optionally with "filter=user:u1;application:shop*" (annotation_filter.h; repeated filter=
+// items add their entries to one filter).
 // Pure parsing: no JVMTI, no I/O, so it is unit-tested on its own.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <string_view>
+
+#include "agent/annotation_filter.h"
 
 namespace stackscope::agent {
 
@@ -16,6 +20,7 @@ struct Options {
   std::string file;                         // stackscope-<pid>.ssr when not given
   int64_t status_interval_ns = 1'000'000'000;  // 1s
   bool strict = false;
+  AnnotationFilter filter;  // empty: every thread is recorded
 };
 
 struct ParseResult {

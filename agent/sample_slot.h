@@ -21,7 +21,8 @@ struct RawFrame {
 
 struct RepeatEntry {
   uint32_t thread;
-  uint8_t state;  // format::ThreadState
+  uint32_t annotation;  // the thread's annotation now (it may have changed without running much)
+  uint8_t state;        // format::ThreadState
 };
 
 enum class SlotKind : uint8_t {
@@ -32,8 +33,9 @@ enum class SlotKind : uint8_t {
 
 struct SampleSlot {
   int64_t time_ns;  // since the recording's time 0
-  uint32_t thread;  // registry id (Stack slots)
-  uint8_t state;    // format::ThreadState (Stack slots)
+  uint32_t thread;      // registry id (Stack slots)
+  uint32_t annotation;  // the thread's annotation id at the sample (Stack slots)
+  uint8_t state;        // format::ThreadState (Stack slots)
   SlotKind kind;
   uint16_t count;
   union {

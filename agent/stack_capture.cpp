@@ -58,6 +58,7 @@ bool capture(ThreadSlot& thread, uint8_t state, void* ucontext) {
   g_walk(&trace, kMaxFrames, ucontext);
   slot.time_ns = time_ns;
   slot.thread = thread.id;
+  slot.annotation = thread.annotation.load(std::memory_order_relaxed);
   slot.state = state;
   const bool ok = trace.num_frames > 0;
   slot.kind = ok ? SlotKind::Stack : SlotKind::Skip;
@@ -77,6 +78,12 @@ void handleSample(siginfo_t* info, void* ucontext) {
   ThreadSlot* thread = currentThreadSlot();
   if (!thread) {
     g_config.lost->add(format::LostReason::ThreadUnknown);
+    return;
+  }
+  // The annotation filter left this thread out after the signal was sent (its timer is
+  // disarmed and the wall sampler skips it, so this is rare): nothing was due, nothing lost.
+  if (thread->excluded.load(std::memory_order_relaxed)) {
+    if (g_config.wall) thread->wall_pending.store(false, std::memory_order_release);
     return;
   }
   if (!g_config.wall) {

@@ -30,8 +30,21 @@ ThreadRegistry::AddResult ThreadRegistry::add(ThreadSlot* slot, int64_t timer_in
   std::lock_guard<std::mutex> lock(mutex_);
   if (closed_) return AddResult::Closed;
   slots_[slot->id] = slot;
-  if (timer_interval_ns > 0 && !startThreadTimer(*slot, timer_interval_ns)) return AddResult::AddedWithoutTimer;
+  if (timer_interval_ns > 0 &&
+      !startThreadTimer(*slot, timer_interval_ns, !slot->excluded.load(std::memory_order_relaxed))) {
+    return AddResult::AddedWithoutTimer;
+  }
   return AddResult::Added;
+}
+
+void ThreadRegistry::setTimerArmed(ThreadSlot& slot, bool armed) {
+  // Under the mutex: close() and remove() delete timers, and the fd must not be reused
+  // under us.
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (closed_) return;
+  auto it = slots_.find(slot.id);
+  if (it == slots_.end() || it->second != &slot) return;
+  armThreadTimer(slot, armed);
 }
 
 ThreadSlot* ThreadRegistry::remove(uint32_t id) {

@@ -24,11 +24,19 @@ struct ThreadSlot {
   uint32_t id = 0;
   pid_t tid = 0;
 
+  // The thread's annotation (annotation_table.h id, 0 = none) and whether the collection-time
+  // filter leaves the thread out. Written only by the thread itself (the annotate native),
+  // read by its signal handler and by the wall sampler. An excluded thread is neither
+  // signalled nor walked, and its timer (cpu mode) is disarmed.
+  std::atomic<uint32_t> annotation{0};
+  std::atomic<bool> excluded{false};
+
   // cpu mode: the thread's CPU-time timer, one of the two kinds (cpu_sampler.h), under the
   // registry mutex.
   int perf_fd = -1;
   timer_t timer{};
   bool has_timer = false;
+  int64_t timer_interval_ns = 0;
 
   // wall mode, shared between the sampler (which signals) and the handler (which captures).
   std::atomic<uint8_t> wall_state{0};        // state to record, set before signalling
@@ -55,9 +63,12 @@ class ThreadRegistry {
   uint32_t nextId() { return next_id_.fetch_add(1, std::memory_order_relaxed); }
 
   enum class AddResult : uint8_t { Added, AddedWithoutTimer, Closed };
-  // Adds the calling thread's slot and, when timer_interval_ns > 0, arms its CPU timer.
-  // Closed once the VM is dying: the slot then stays the caller's.
+  // Adds the calling thread's slot and, when timer_interval_ns > 0, creates its CPU timer,
+  // armed unless the slot is excluded. Closed once the VM is dying: the slot then stays the
+  // caller's.
   AddResult add(ThreadSlot* slot, int64_t timer_interval_ns);
+  // Arms or disarms the CPU timer of a registered slot (nothing once closed, or without one).
+  void setTimerArmed(ThreadSlot& slot, bool armed);
   // Removes and returns the slot with that id (null if absent). Its timer is deleted.
   ThreadSlot* remove(uint32_t id);
   // Deletes every timer and refuses further additions.

@@ -45,6 +45,9 @@ void ThreadTracker::onStart(JNIEnv* jni, jthread thread) {
   slot->tid = gettid();
   slot->thread_ref = jni->NewGlobalRef(thread);
   slot->name = threadName(thread);
+  // With a filter, a thread is left out until an annotation that matches it: its timer is
+  // created disarmed and the wall sampler skips it.
+  slot->excluded.store(!options_.filter.empty(), std::memory_order_relaxed);
 
   MetaEvent event;
   event.kind = MetaEvent::Kind::ThreadStart;

@@ -36,7 +36,8 @@ void WallSampler::run(void* self_ptr, JNIEnv*, AgentThread& thread) {
       // This tick took longer than the interval (a long safepoint, a starved CPU): the ticks
       // skipped are samples due for every thread and not taken.
       const int64_t missed = (now - next) / self.interval_ns_ + 1;
-      self.lost_.add(format::LostReason::TimerOverrun, static_cast<uint64_t>(missed) * self.registry_.size());
+      // Threads the filter leaves out were not due: count the ones this tick sampled.
+      self.lost_.add(format::LostReason::TimerOverrun, static_cast<uint64_t>(missed) * self.sampled_);
       next += missed * self.interval_ns_;
     }
   }
@@ -46,6 +47,7 @@ void WallSampler::tick() {
   const int64_t time_ns = monotonicNs() - start_ns_;
   const pid_t pid = getpid();
   repeats_.clear();
+  sampled_ = 0;
   // The registry mutex is held across each signal: ThreadEnd cannot remove a thread (and
   // its tid be reused) between our look at it and the tgkill.
   registry_.forEachLocked([&](ThreadSlot& slot) { sampleThread(slot, pid); });
@@ -53,6 +55,9 @@ void WallSampler::tick() {
 }
 
 void WallSampler::sampleThread(ThreadSlot& slot, pid_t pid) {
+  // Left out by the annotation filter: no signal, no stack walk, not even a clock read.
+  if (slot.excluded.load(std::memory_order_relaxed)) return;
+  ++sampled_;
   if (slot.wall_pending.load(std::memory_order_acquire)) {
     // Still has not handled the previous tick's signal (starved of CPU).
     lost_.add(format::LostReason::TimerOverrun);
@@ -63,7 +68,7 @@ void WallSampler::sampleThread(ThreadSlot& slot, pid_t pid) {
   // A thread whose CPU clock has not moved has executed nothing: its stack and its state
   // are what they were, so neither JVMTI nor a signal is needed.
   if (has_stack && cpu >= 0 && cpu == slot.last_seen_cpu && slot.last_state != kRunning) {
-    repeats_.push_back({slot.id, slot.last_state});
+    repeats_.push_back({slot.id, slot.annotation.load(std::memory_order_relaxed), slot.last_state});
     return;
   }
   jint bits = 0;
@@ -77,7 +82,7 @@ void WallSampler::sampleThread(ThreadSlot& slot, pid_t pid) {
   slot.last_state = state;
   if (has_stack && state != kRunning && cpu >= 0 &&
       cpu - slot.cpu_at_capture.load(std::memory_order_relaxed) <= kHandlerExitSlackNs) {
-    repeats_.push_back({slot.id, state});
+    repeats_.push_back({slot.id, slot.annotation.load(std::memory_order_relaxed), state});
     return;
   }
   slot.wall_state.store(state, std::memory_order_relaxed);

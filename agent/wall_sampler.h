@@ -41,6 +41,7 @@ class WallSampler {
   const int64_t start_ns_;
   AgentThread thread_;
   std::vector<RepeatEntry> repeats_;  // this tick's idle threads
+  uint64_t sampled_ = 0;              // threads this tick sampled (the filter left out the others)
 };
 
 }  // namespace stackscope::agent

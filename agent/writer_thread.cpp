@@ -81,13 +81,38 @@ void WriterThread::drainMeta() {
       in_.writer->writeThread(event.record);
       threads_written_.insert(event.thread);
     }
-    if (event.kind == MetaEvent::Kind::ThreadStart) {
-      in_.writer->writeThreadStart({event.time_ns, event.thread});
-    } else {
-      in_.writer->writeThreadEnd({event.time_ns, event.thread});
-      ended_.push_back(event.thread);
+    switch (event.kind) {
+      case MetaEvent::Kind::ThreadStart:
+        in_.writer->writeThreadStart({event.time_ns, event.thread});
+        break;
+      case MetaEvent::Kind::ThreadEnd:
+        in_.writer->writeThreadEnd({event.time_ns, event.thread});
+        ended_.push_back(event.thread);
+        break;
+      case MetaEvent::Kind::Marker:
+        in_.writer->writeMarker({event.time_ns, event.thread, event.marker, in_.writer->internString(event.name)});
+        break;
+      case MetaEvent::Kind::AnnotationChange:
+        ensureAnnotation(event.annotation);
+        in_.writer->writeAnnotationChange({event.time_ns, event.thread, event.annotation});
+        break;
     }
   }
+}
+
+void WriterThread::ensureAnnotation(uint32_t id) {
+  if (id == 0 || (id < annotations_written_.size() && annotations_written_[id])) return;
+  format::AnnotationRecord record;
+  record.id = id;
+  AnnotationValues values;
+  if (in_.annotations->valuesOf(id, values)) {
+    for (int field = 0; field < kAnnotationFields; ++field) {
+      if (values.isSet(field)) record.fields[field] = in_.writer->internString(values.value[field]);
+    }
+  }
+  in_.writer->writeAnnotation(record);
+  if (id >= annotations_written_.size()) annotations_written_.resize(id + 1);
+  annotations_written_[id] = true;
 }
 
 void WriterThread::ensureThreadRecord(uint32_t thread) {
@@ -115,7 +140,9 @@ void WriterThread::writeStack(JNIEnv* jni, const SampleSlot& slot) {
   }
   const uint32_t stack = in_.writer->internStack(frames_.data(), frames_.size());
   last_stack_[slot.thread] = stack;
-  in_.writer->writeSample({slot.time_ns, slot.thread, stack, static_cast<format::ThreadState>(slot.state), 1});
+  ensureAnnotation(slot.annotation);
+  in_.writer->writeSample(
+      {slot.time_ns, slot.thread, stack, static_cast<format::ThreadState>(slot.state), 1, slot.annotation});
 }
 
 void WriterThread::writeRepeats(const SampleSlot& slot) {
@@ -126,8 +153,9 @@ void WriterThread::writeRepeats(const SampleSlot& slot) {
       in_.lost->add(format::LostReason::UnknownState);
       continue;
     }
-    in_.writer->writeSample(
-        {slot.time_ns, entry.thread, it->second, static_cast<format::ThreadState>(entry.state), 1});
+    ensureAnnotation(entry.annotation);
+    in_.writer->writeSample({slot.time_ns, entry.thread, it->second, static_cast<format::ThreadState>(entry.state), 1,
+                             entry.annotation});
   }
 }
 

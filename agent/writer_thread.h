@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "agent/agent_thread.h"
+#include "agent/annotation_table.h"
 #include "agent/lost_counters.h"
 #include "agent/meta_events.h"
 #include "agent/method_resolver.h"
@@ -32,6 +33,7 @@ struct WriterInputs {
   MetaQueue* meta;
   ThreadRegistry* registry;
   StatusSampler* status;
+  const AnnotationTable* annotations;
   const Options* options;
   int64_t start_ns;  // monotonic time 0
 };
@@ -56,6 +58,9 @@ class WriterThread {
   void writeStack(JNIEnv* jni, const SampleSlot& slot);
   void writeRepeats(const SampleSlot& slot);
   void ensureThreadRecord(uint32_t thread);
+  // Writes the Annotation record of `id` the first time an event uses it: only the
+  // annotations of recorded threads reach the file when a filter leaves others out.
+  void ensureAnnotation(uint32_t id);
   void writeLostDeltas(int64_t time_ns);
   void fail();
 
@@ -70,6 +75,7 @@ class WriterThread {
   std::vector<MetaEvent> meta_batch_;
   std::vector<format::Frame> frames_;
   std::unordered_set<uint32_t> threads_written_;
+  std::vector<bool> annotations_written_;  // by annotation id
   std::unordered_map<uint32_t, uint32_t> last_stack_;  // thread -> its last captured stack
   std::vector<uint32_t> ended_;          // threads ended in this cycle
   std::vector<uint32_t> ended_before_;   // ... in the previous one: forgotten after this one

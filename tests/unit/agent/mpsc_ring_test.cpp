@@ -106,7 +106,7 @@ TEST(MpscRing, ManyProducersOneConsumer) {
 }
 
 TEST(SampleSlot, LayoutLimits) {
-  EXPECT_EQ(kMaxRepeats, 1024u);
+  EXPECT_EQ(kMaxRepeats, 682u) << "12-byte entries (thread, annotation, state) in 8 KB";
   EXPECT_LE(kMaxRepeats, 65535u) << "count is 16 bits";
   EXPECT_EQ(sizeof(RawFrame), 16u);
 }

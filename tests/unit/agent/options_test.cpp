@@ -77,7 +77,7 @@ TEST(AgentOptions, UnknownKey) {
   const ParseResult r = parseOptions("event=cpu,frobnicate=1", 1);
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.error,
-            "stackscope: bad agent option 'frobnicate=1': unknown option (known: event, interval, file, status, strict)");
+            "stackscope: bad agent option 'frobnicate=1': unknown option (known: event, interval, file, status, filter, strict)");
 }
 
 TEST(AgentOptions, KeyWithoutValue) {
@@ -102,7 +102,7 @@ TEST(AgentOptions, StrictAnywhereMakesFailureFatal) {
   EXPECT_FALSE(before.ok);
   EXPECT_TRUE(before.strict);
   EXPECT_EQ(before.error, "stackscope: bad agent option 'bogus': unknown option (known: event, interval, file, "
-                          "status, strict)");
+                          "status, filter, strict)");
 }
 
 TEST(AgentOptions, FirstBadItemIsReported) {

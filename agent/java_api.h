@@ -1,0 +1,40 @@
+// The agent's side of the Java API (java/src/io/stackscope/Stackscope.java): binds the
+// natives mark0/begin0/end0/annotate0 of every io.stackscope.Stackscope class the JVM loads
+// and sets its `bound` field, so the application's calls, no-ops until then, start reaching
+// the recording. The application never loads a library itself.
+//
+// Markers and annotation changes go to the writer through the meta-event queue; a thread's
+// annotation id and filter status live in its ThreadSlot, where the sampler reads them.
+#pragma once
+
+#include <jni.h>
+#include <jvmti.h>
+
+#include <cstdint>
+
+#include "agent/annotation_table.h"
+#include "agent/meta_events.h"
+#include "agent/thread_registry.h"
+
+namespace stackscope::agent {
+
+struct JavaApiContext {
+  MetaQueue* meta = nullptr;
+  AnnotationTable* annotations = nullptr;
+  ThreadRegistry* registry = nullptr;
+  int64_t start_ns = 0;   // monotonic time 0
+  bool cpu_timers = false;  // cpu mode: a thread's match status arms or disarms its timer
+};
+
+// Once, before any event callback can bind a class; the context lives for the process.
+void initJavaApi(const JavaApiContext& context);
+// While inactive (before VMInit finished, after VMDeath) the natives do nothing and no
+// class is bound.
+void setJavaApiActive(bool active);
+
+// ClassPrepare: binds `klass` if it is io.stackscope.Stackscope and the API is active.
+void bindIfJavaApi(jvmtiEnv* jvmti, JNIEnv* jni, jclass klass);
+// VMInit, once active: binds a Stackscope class that was prepared before the agent recorded.
+void bindLoadedJavaApi(jvmtiEnv* jvmti, JNIEnv* jni);
+
+}  // namespace stackscope::agent
