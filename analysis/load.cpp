@@ -67,6 +67,7 @@ class Loader final : public format::RecordVisitor {
     }
     // Like a missing stack, a missing annotation leaves the sample in, unannotated.
     const uint32_t annotation = s.annotation < rec_.annotations.size() ? s.annotation : 0;
+    out_of_order_ |= !rec_.samples.empty() && s.time_ns < rec_.samples.back().time_ns;
     rec_.samples.push_back({s.time_ns, s.thread, stack, s.state, std::min(s.weight, Sample::kMaxWeight), annotation});
   }
   void threadStart(const format::ThreadEventRecord& e) override {
@@ -105,8 +106,7 @@ class Loader final : public format::RecordVisitor {
     // Writers may emit events slightly out of order; statistics that follow a thread from
     // sample to sample (call counts) need time order.
     const auto by_time = [](const Sample& a, const Sample& b) { return a.time_ns < b.time_ns; };
-    if (!std::is_sorted(rec_.samples.begin(), rec_.samples.end(), by_time))
-      std::stable_sort(rec_.samples.begin(), rec_.samples.end(), by_time);
+    if (out_of_order_) std::stable_sort(rec_.samples.begin(), rec_.samples.end(), by_time);
     rec_.warnings = reader.warnings();
     rec_.file_size = reader.fileSize();
     rec_.bytes_read = reader.bytesRead();
@@ -130,6 +130,7 @@ class Loader final : public format::RecordVisitor {
   int64_t end_time_ = 0;
   int64_t last_event_ = 0;
   uint64_t missing_stacks_ = 0;
+  bool out_of_order_ = false;  // noticed while loading: saves a pass over the samples
   uint64_t rejected_ids_ = 0;
 };
 

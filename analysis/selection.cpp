@@ -49,21 +49,19 @@ Selection resolveSelection(const std::string& recording_path, const SelectionReq
 }
 
 SamplePredicate selectionPredicate(const Selection& selection, const Recording& recording) {
-  std::vector<SamplePredicate> parts;
-  if (selection.fragmented())
-    parts.push_back([intervals = selection.intervals](const Sample& s) {
-      for (const TimeWindow& w : intervals)
-        if (w.contains(s.time_ns)) return true;
-      return false;
-    });
-  for (const std::string& f : selection.filters) parts.push_back(compileWhere(*parseWhere(f), recording));
-  if (auto resource = selection.resource.filter()) parts.push_back(compileWhere(*resource, recording));
-  if (parts.empty()) return {};
-  if (parts.size() == 1) return parts[0];
-  return [parts = std::move(parts)](const Sample& s) {
-    for (const SamplePredicate& p : parts)
-      if (!p(s)) return false;
-    return true;
+  // Every filter and the resource name's selections as ONE conjunction, compiled once: the
+  // compiler groups its terms by what they depend on (where_filter.h).
+  auto all = std::make_unique<WhereNode>();
+  all->kind = WhereNode::Kind::And;
+  for (const std::string& f : selection.filters) all->children.push_back(parseWhere(f));
+  if (auto resource = selection.resource.filter()) all->children.push_back(std::move(resource));
+  SamplePredicate filter;
+  if (!all->children.empty()) filter = compileWhere(*all, recording);
+  if (!selection.fragmented()) return filter;
+  return [intervals = selection.intervals, filter = std::move(filter)](const Sample& s) {
+    bool inside = false;
+    for (const TimeWindow& w : intervals) inside = inside || w.contains(s.time_ns);
+    return inside && (!filter || filter(s));
   };
 }
 

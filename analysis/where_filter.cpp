@@ -2,6 +2,7 @@
 
 #include <fnmatch.h>
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -131,11 +132,112 @@ std::unique_ptr<Node> compile(const WhereNode& node, const Recording& recording,
   return std::make_unique<Combined>(node.kind, std::move(children));
 }
 
+// What a condition depends on. A subtree that depends on one dimension has one answer per
+// id of it (stack, thread, state or annotation), so it is decided once per id.
+enum class Dimension { None, Stack, Thread, State, Annotation, Mixed };
+
+Dimension dimensionOf(const WhereNode& node) {
+  if (node.kind == WhereNode::Kind::Condition) {
+    switch (node.field) {
+      case WhereField::Thread:
+      case WhereField::Tid: return Dimension::Thread;
+      case WhereField::Class:
+      case WhereField::Method:
+      case WhereField::Package:
+      case WhereField::Path: return Dimension::Stack;
+      case WhereField::State: return Dimension::State;
+      case WhereField::Event: return Dimension::None;  // every event here is a sample
+      default: return Dimension::Annotation;
+    }
+  }
+  Dimension dim = Dimension::None;
+  for (const auto& child : node.children) {
+    const Dimension d = dimensionOf(*child);
+    if (d == Dimension::None || d == dim) continue;
+    dim = dim == Dimension::None ? d : Dimension::Mixed;
+  }
+  return dim;
+}
+
+uint32_t idOf(const Sample& s, Dimension dim) {
+  switch (dim) {
+    case Dimension::Stack: return s.stack;
+    case Dimension::Thread: return s.thread;
+    case Dimension::State: return static_cast<uint32_t>(s.state);
+    case Dimension::Annotation: return s.annotation;
+    default: return 0;
+  }
+}
+
+// A conjunction whose terms are grouped by dimension: each group is decided once per id and
+// kept in a table sized for every id the recording has, so a sample costs one load per
+// group; terms that mix dimensions are evaluated as they are.
+class Conjunction : public Node {
+ public:
+  void add(Dimension dim, std::unique_ptr<Node> inner, size_t ids) { groups_.push_back({dim, std::move(inner), std::vector<int8_t>(ids, -1)}); }
+  void addMixed(std::unique_ptr<Node> inner) { mixed_.push_back(std::move(inner)); }
+
+  bool eval(const Sample& sample) override {
+    for (Group& g : groups_) {
+      const uint32_t id = idOf(sample, g.dim);
+      if (id >= g.cache.size()) {  // a model built without the loader's guarantees
+        if (!g.inner->eval(sample)) return false;
+        continue;
+      }
+      int8_t& known = g.cache[id];
+      if (known < 0) known = g.inner->eval(sample) ? 1 : 0;
+      if (!known) return false;
+    }
+    for (auto& m : mixed_)
+      if (!m->eval(sample)) return false;
+    return true;
+  }
+
+ private:
+  struct Group {
+    Dimension dim;
+    std::unique_ptr<Node> inner;
+    std::vector<int8_t> cache;  // -1 unknown, 0 false, 1 true; indexed by the dimension's id
+  };
+  std::vector<Group> groups_;
+  std::vector<std::unique_ptr<Node>> mixed_;
+};
+
+// Ids of a dimension run below this (the loader's invariants in recording.h).
+size_t idCount(Dimension dim, const Recording& r) {
+  switch (dim) {
+    case Dimension::Stack: return r.stacks.size();
+    case Dimension::Thread: return r.threads.size();
+    case Dimension::State: return format::kThreadStateCount;
+    case Dimension::Annotation: return r.annotations.size();
+    default: return 1;
+  }
+}
+
+void flattenAnd(const WhereNode& node, std::vector<const WhereNode*>& out) {
+  if (node.kind != WhereNode::Kind::And) {
+    out.push_back(&node);
+    return;
+  }
+  for (const auto& child : node.children) flattenAnd(*child, out);
+}
+
 }  // namespace
 
+// The top-level conjunction is split by dimension: a resource name of any depth becomes at
+// most four table lookups per sample, which is what keeps navigation one cheap pass.
 SamplePredicate compileWhere(const WhereNode& expression, const Recording& recording) {
   auto names = std::make_shared<std::vector<std::string>>(methodNames(recording));
-  std::shared_ptr<Node> root = compile(expression, recording, *names);
+  std::vector<const WhereNode*> terms;
+  flattenAnd(expression, terms);
+  std::map<Dimension, std::vector<std::unique_ptr<Node>>> by_dimension;
+  for (const WhereNode* term : terms) by_dimension[dimensionOf(*term)].push_back(compile(*term, recording, *names));
+  auto root = std::make_shared<Conjunction>();
+  for (auto& [dim, nodes] : by_dimension) {
+    auto inner = nodes.size() == 1 ? std::move(nodes[0]) : std::make_unique<Combined>(WhereNode::Kind::And, std::move(nodes));
+    if (dim == Dimension::Mixed) root->addMixed(std::move(inner));
+    else root->add(dim, std::move(inner), idCount(dim, recording));
+  }
   return [root, names](const Sample& sample) { return root->eval(sample); };
 }
 
