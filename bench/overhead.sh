@@ -5,12 +5,12 @@
 #   2. samples taken vs due on a tight loop (due = the loop thread's CPU time / interval);
 #   3. bytes per sample at the margin: (size of an 8 s loop - size of a 2 s loop) / (their
 #      sample difference), which leaves out the fixed cost of headers, maps and start-up.
-# Usage: bench/overhead.sh [BUILD_DIR]   (env: PAIRS=5, JAVA=java)
+# Usage: bench/overhead.sh [BUILD_DIR]   (env: PAIRS=7, JAVA=java)
 # Needs bash, awk and coreutils only; run on an otherwise idle machine.
 set -euo pipefail
 
 build=${1:-build}
-pairs=${PAIRS:-5}
+pairs=${PAIRS:-7}
 java=$(command -v "${JAVA:-java}")
 jfr_tool=$(dirname "$(realpath "$java")")/jfr
 agent=$build/lib/libstackscope.so
@@ -32,7 +32,10 @@ config_options() {
     none) ;;
     cpu10) echo "-agentpath:$(realpath "$agent")=event=cpu,interval=10ms,file=$tmp/cpu10.ssr" ;;
     cpu1) echo "-agentpath:$(realpath "$agent")=event=cpu,interval=1ms,file=$tmp/cpu1.ssr" ;;
-    jfr) echo "-XX:StartFlightRecording=settings=profile,filename=$tmp/jfr.jfr" ;;
+    # Without DebugNonSafepoints JDK 17's JFR takes almost no samples in some runs of the tight
+    # loop (7 or 9 of ~800 due, seen here): give JFR its best setting, as its users are told to.
+    jfr) echo "-XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints" \
+              "-XX:StartFlightRecording=settings=profile,filename=$tmp/jfr.jfr" ;;
   esac
 }
 
@@ -41,11 +44,12 @@ run() {
   local config=$1; shift
   local start end out
   start=$(date +%s%N)
-  # shellcheck disable=SC2046 # config_options prints zero or one word
+  # shellcheck disable=SC2046 # config_options prints words without spaces of their own
   out=$("$java" -Xmx256m -XX:+UseSerialGC $(config_options "$config") \
         -cp "$jar" io.stackscope.bench.FixedWork "$@")
   end=$(date +%s%N)
-  awk -v process=$((end - start)) '/^work_ns /{w=$2} /^cpu_ns /{c=$2} END{print process, w+0, c+0}' <<<"$out"
+  awk -v process=$((end - start)) \
+    '/^work_ns /{w=$2} /^cpu_ns /{c=$2} END{printf "%.0f %.0f %.0f\n", process, w, c}' <<<"$out"
 }
 
 median() { sort -g | awk '{v[NR]=$1} END{print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
@@ -88,11 +92,13 @@ for ((round = 1; round <= pairs; round++)); do
   echo "pair $round/$pairs: without agent work $((base_work / 1000000)) ms" >&2
 done
 
+# The range of the pair ratios shows how noisy the machine was.
 printf 'Overhead: median over %d interleaved pairs of wall time with / without\n' "$pairs"
-printf '%-22s %12s %14s\n' config "work phase" "whole process"
+printf '%-22s %12s %17s %14s\n' config "work phase" "(min - max)" "whole process"
 for config in cpu10 cpu1 jfr; do
-  printf '%-22s %12.4f %14.4f\n' "${label[$config]}" \
-    "$(cut -d' ' -f1 "$tmp/ratios.$config" | median)" \
+  work=$(cut -d' ' -f1 "$tmp/ratios.$config" | sort -g)
+  printf '%-22s %12.4f %8.4f - %.4f %14.4f\n' "${label[$config]}" "$(median <<<"$work")" \
+    "$(head -1 <<<"$work")" "$(tail -1 <<<"$work")" \
     "$(cut -d' ' -f2 "$tmp/ratios.$config" | median)"
 done
 echo
