@@ -95,7 +95,7 @@ class Loader final : public format::RecordVisitor {
   }
 
   // Completes the model once the reader is done.
-  void finish(const format::RecordingReader& reader) {
+  void finish(format::RecordingReader& reader) {
     last_event_ = std::max(last_event_, reader.lastEventTime());
     rec_.end_ns = rec_.ended ? end_time_ : last_event_;
     if (rec_.stacks.empty()) rec_.stacks.resize(1);  // id 0 is the empty stack of samples above
@@ -153,17 +153,13 @@ Recording loadRecording(const std::string& path, const TimeWindow& window) {
   Loader loader(recording, window);
   // Room for every record of the chunks to read: no reallocation copies of a large table.
   size_t records = 0;
-  for (const format::ChunkInfo& chunk : reader.chunks())
-    if (chunk.kind == format::ChunkKind::Event && chunk.end_ns >= window.from_ns && chunk.start_ns <= window.to_ns)
-      records += chunk.record_count;
+  for (const format::ChunkInfo& chunk : reader.eventChunks(window.from_ns, window.to_ns)) records += chunk.record_count;
   recording.samples.reserve(records);
   reader.read(loader, window.from_ns, window.to_ns);
   // Whether the recording finished is told by its last event chunk; a window that ends
   // earlier skipped that chunk, so look at it alone.
-  const auto& chunks = reader.chunks();
-  const auto last = std::find_if(chunks.rbegin(), chunks.rend(),
-                                 [](const format::ChunkInfo& c) { return c.kind == format::ChunkKind::Event; });
-  if (last != chunks.rend() && (last->end_ns < window.from_ns || last->start_ns > window.to_ns)) {
+  const auto last = reader.lastEventChunk();
+  if (last && (last->end_ns < window.from_ns || last->start_ns > window.to_ns)) {
     EndFinder finder(loader);
     reader.readChunk(*last, finder);
   }

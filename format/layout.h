@@ -18,11 +18,16 @@ inline constexpr size_t kChunkHeaderChecksummed = 40;  // header_fnv covers byte
 inline constexpr uint8_t kCompressionZstd = 1;
 inline constexpr uint32_t kMaxChunkPayload = 64u << 20;  // larger sizes mean corruption
 
-// Index: magic(u32) count(u32) then per chunk offset(u64) kind(u8) payload_size(u32)
-// raw_size(u32) record_count(u32) start_ns(i64) end_ns(i64), then index_fnv(u32) over
-// everything before it. It repeats the chunk headers so a reader needs no other read to plan.
+// Index: magic(u32) count(u32) map_count(u32) then per chunk offset(u64) kind(u8)
+// payload_size(u32) raw_size(u32) record_count(u32) start_ns(i64) end_ns(i64) entry_fnv(u32
+// over the entry's first 37 bytes, so an entry read alone is checked alone) -- the map
+// chunks first, then the event chunks in file order, their end_ns never decreasing -- then
+// index_fnv(u32) over everything before it. Entries repeat the chunk headers, so a reader
+// plans from the index alone, and fixed-size entries let it binary-search a time.
 inline constexpr uint32_t kIndexMagic = 0x58444953;  // "SIDX"
-inline constexpr size_t kIndexEntrySize = 37;
+inline constexpr size_t kIndexHeaderSize = 12;
+inline constexpr size_t kIndexEntrySize = 41;
+inline constexpr size_t kIndexEntryChecksummed = 37;
 
 // Trailer, the last 16 bytes of a finished file: index_offset(u64) magic(8).
 inline constexpr unsigned char kTrailerMagic[8] = {'S', 'S', 'R', 'I', 'N', 'D', 'E', 'X'};

@@ -94,6 +94,7 @@ bool RecordingReader::parseChunkHeader(uint64_t offset, ChunkInfo& chunk) {
   return h[5] == layout::kCompressionZstd && chunk.payload_size <= layout::kMaxChunkPayload;
 }
 
+// Checks the trailer and the index's size; the entries are read when needed (readEntry).
 bool RecordingReader::readIndex() {
   const uint64_t min_size = layout::kFileHeaderSize + layout::kTrailerSize;
   unsigned char trailer[layout::kTrailerSize];
@@ -104,45 +105,124 @@ bool RecordingReader::readIndex() {
   }
   const uint64_t index_offset = getFixed<uint64_t>(trailer);
   const uint64_t index_end = file_size_ - layout::kTrailerSize;
-  std::string index;
-  if (index_offset < layout::kFileHeaderSize || index_offset + 12 > index_end) {
-    warn("the chunk index is damaged (bad offset); chunks were found by scanning");
+  unsigned char head[layout::kIndexHeaderSize];
+  if (index_offset < layout::kFileHeaderSize || index_offset + layout::kIndexHeaderSize + 4 > index_end ||
+      !readAt(index_offset, head, sizeof head) || getFixed<uint32_t>(head) != layout::kIndexMagic ||
+      index_end - index_offset != layout::kIndexHeaderSize + uint64_t{getFixed<uint32_t>(head + 4)} * layout::kIndexEntrySize + 4 ||
+      getFixed<uint32_t>(head + 8) > getFixed<uint32_t>(head + 4)) {
+    warn("the chunk index is damaged; chunks were found by scanning");
     return false;
   }
-  index.resize(index_end - index_offset);
-  if (!readAt(index_offset, index.data(), index.size())) return false;
-  const auto* p = reinterpret_cast<const unsigned char*>(index.data());
-  const uint32_t count = getFixed<uint32_t>(p + 4);
-  if (getFixed<uint32_t>(p) != layout::kIndexMagic || index.size() != 8 + uint64_t{count} * layout::kIndexEntrySize + 4 ||
-      getFixed<uint32_t>(p + index.size() - 4) != fnv1a(p, index.size() - 4)) {
-    warn("the chunk index is damaged (bad checksum); chunks were found by scanning");
-    return false;
-  }
-  for (uint32_t i = 0; i < count; ++i) {
-    const unsigned char* e = p + 8 + uint64_t{i} * layout::kIndexEntrySize;
-    ChunkInfo chunk;
-    chunk.offset = getFixed<uint64_t>(e);
-    chunk.kind = static_cast<ChunkKind>(e[8]);
-    chunk.payload_size = getFixed<uint32_t>(e + 9);
-    chunk.raw_size = getFixed<uint32_t>(e + 13);
-    chunk.record_count = getFixed<uint32_t>(e + 17);
-    chunk.start_ns = getFixed<int64_t>(e + 21);
-    chunk.end_ns = getFixed<int64_t>(e + 29);
-    if (chunk.offset + layout::kChunkHeaderSize + chunk.payload_size > index_offset) {
-      warn("the chunk index points past its own position; chunks were found by scanning");
-      chunks_.clear();
-      return false;
-    }
-    chunks_.push_back(chunk);
-  }
+  index_offset_ = index_offset;
+  index_count_ = getFixed<uint32_t>(head + 4);
+  index_maps_ = getFixed<uint32_t>(head + 8);
   indexed_ = true;
   return true;
+}
+
+bool RecordingReader::readEntry(uint32_t i, ChunkInfo& chunk) {
+  unsigned char e[layout::kIndexEntrySize];
+  if (!readAt(index_offset_ + layout::kIndexHeaderSize + uint64_t{i} * layout::kIndexEntrySize, e, sizeof e) ||
+      getFixed<uint32_t>(e + layout::kIndexEntryChecksummed) != fnv1a(e, layout::kIndexEntryChecksummed))
+    return false;
+  chunk.offset = getFixed<uint64_t>(e);
+  chunk.kind = static_cast<ChunkKind>(e[8]);
+  chunk.payload_size = getFixed<uint32_t>(e + 9);
+  chunk.raw_size = getFixed<uint32_t>(e + 13);
+  chunk.record_count = getFixed<uint32_t>(e + 17);
+  chunk.start_ns = getFixed<int64_t>(e + 21);
+  chunk.end_ns = getFixed<int64_t>(e + 29);
+  return chunk.offset + layout::kChunkHeaderSize + chunk.payload_size <= index_offset_;
+}
+
+// Reads every entry and checks the whole index's checksum; a damaged index falls back to
+// scanning the chunk headers.
+bool RecordingReader::loadWholeIndex() {
+  std::string index(layout::kIndexHeaderSize + uint64_t{index_count_} * layout::kIndexEntrySize + 4, '\0');
+  const auto* p = reinterpret_cast<const unsigned char*>(index.data());
+  bool ok = readAt(index_offset_, index.data(), index.size()) && getFixed<uint32_t>(p + index.size() - 4) == fnv1a(p, index.size() - 4);
+  std::vector<ChunkInfo> chunks(index_count_);
+  for (uint32_t i = 0; ok && i < index_count_; ++i) ok = readEntry(i, chunks[i]);
+  if (!ok) {
+    warn("the chunk index is damaged (bad checksum); chunks were found by scanning");
+    indexed_ = false;
+    scanChunks();
+  } else {
+    chunks_ = std::move(chunks);
+  }
+  index_loaded_ = true;
+  return ok;
+}
+
+const std::vector<ChunkInfo>& RecordingReader::chunks() {
+  if (!index_loaded_) loadWholeIndex();
+  return chunks_;
+}
+
+std::vector<ChunkInfo> RecordingReader::mapChunks() {
+  std::vector<ChunkInfo> out;
+  if (!index_loaded_) {
+    for (uint32_t i = 0; i < index_maps_; ++i) {
+      ChunkInfo chunk;
+      if (!readEntry(i, chunk) || chunk.kind != ChunkKind::Map) return loadWholeIndex(), mapChunks();
+      out.push_back(chunk);
+    }
+    return out;
+  }
+  for (const ChunkInfo& chunk : chunks_)
+    if (chunk.kind == ChunkKind::Map) out.push_back(chunk);
+  return out;
+}
+
+std::vector<ChunkInfo> RecordingReader::eventChunks(int64_t from_ns, int64_t to_ns) {
+  std::vector<ChunkInfo> out;
+  const auto overlaps = [&](const ChunkInfo& c) { return c.kind == ChunkKind::Event && c.end_ns >= from_ns && c.start_ns <= to_ns; };
+  if (index_loaded_ || (from_ns == kBeginning && to_ns == kEnd)) {  // everything: one read of the index
+    for (const ChunkInfo& chunk : chunks())
+      if (overlaps(chunk)) out.push_back(chunk);
+    return out;
+  }
+  // End times never decrease: find the first event entry ending at or after from_ns, then
+  // walk on until the entries start after to_ns (a few more, for starts out of order).
+  uint32_t lo = index_maps_, hi = index_count_;
+  ChunkInfo chunk;
+  while (lo < hi) {
+    const uint32_t mid = lo + (hi - lo) / 2;
+    if (!readEntry(mid, chunk)) return loadWholeIndex(), eventChunks(from_ns, to_ns);
+    if (chunk.end_ns < from_ns) lo = mid + 1;
+    else hi = mid;
+  }
+  constexpr int kOutOfOrderSlack = 8;
+  for (int past = 0; lo < index_count_ && past < kOutOfOrderSlack; ++lo) {
+    if (!readEntry(lo, chunk)) return loadWholeIndex(), eventChunks(from_ns, to_ns);
+    if (overlaps(chunk)) out.push_back(chunk);
+    if (chunk.start_ns > to_ns) ++past;
+  }
+  return out;
+}
+
+std::optional<ChunkInfo> RecordingReader::lastEventChunk() {
+  if (!index_loaded_ && index_count_ > index_maps_) {
+    ChunkInfo chunk;
+    if (readEntry(index_count_ - 1, chunk) && chunk.kind == ChunkKind::Event) return chunk;
+  }
+  const auto& all = chunks();
+  for (auto it = all.rbegin(); it != all.rend(); ++it)
+    if (it->kind == ChunkKind::Event) return *it;
+  return std::nullopt;
+}
+
+int64_t RecordingReader::lastEventTime() {
+  const auto last = lastEventChunk();
+  return last ? std::max<int64_t>(last->end_ns, 0) : 0;
 }
 
 // Walks chunk headers from the start. A chunk whose header or payload runs past the end of
 // the file is the torn tail of an unfinished recording; a damaged header in the middle is
 // skipped by searching for the next valid chunk header.
 void RecordingReader::scanChunks() {
+  index_loaded_ = true;
+  chunks_.clear();
   uint64_t offset = layout::kFileHeaderSize;
   while (offset < file_size_) {
     ChunkInfo chunk;
@@ -174,6 +254,13 @@ bool RecordingReader::readChunk(const ChunkInfo& chunk, RecordVisitor& visitor) 
   }
   const auto* bytes = reinterpret_cast<const unsigned char*>(payload_.data());
   const unsigned char* payload = bytes + layout::kChunkHeaderSize;
+  // The header there must be the chunk the index or the scan described.
+  if (getFixed<uint32_t>(bytes) != layout::kChunkMagic ||
+      getFixed<uint32_t>(bytes + layout::kChunkHeaderChecksummed) != fnv1a(bytes, layout::kChunkHeaderChecksummed) ||
+      getFixed<uint32_t>(bytes + 8) != chunk.payload_size || getFixed<uint32_t>(bytes + 12) != chunk.raw_size) {
+    warn("chunk at " + at(chunk.offset) + " does not match its index entry; skipped");
+    return false;
+  }
   if (getFixed<uint32_t>(bytes + 20) != fnv1a(payload, chunk.payload_size)) {
     warn("chunk at " + at(chunk.offset) + " is corrupted (checksum mismatch); skipped");
     return false;
@@ -193,21 +280,26 @@ bool RecordingReader::readChunk(const ChunkInfo& chunk, RecordVisitor& visitor) 
 }
 
 void RecordingReader::readMaps(RecordVisitor& visitor) {
-  for (const ChunkInfo& chunk : chunks_)
-    if (chunk.kind == ChunkKind::Map) readChunk(chunk, visitor);
-}
-
-int64_t RecordingReader::lastEventTime() const {
-  int64_t last = 0;
-  for (const ChunkInfo& chunk : chunks_)
-    if (chunk.kind == ChunkKind::Event) last = std::max(last, chunk.end_ns);
-  return last;
+  for (const ChunkInfo& chunk : mapChunks()) readChunk(chunk, visitor);
 }
 
 void RecordingReader::read(RecordVisitor& visitor, int64_t from_ns, int64_t to_ns) {
-  readMaps(visitor);
-  for (const ChunkInfo& chunk : chunks_)
-    if (chunk.kind == ChunkKind::Event && chunk.end_ns >= from_ns && chunk.start_ns <= to_ns) readChunk(chunk, visitor);
+  std::vector<ChunkInfo> plan = mapChunks();
+  const std::vector<ChunkInfo> events = eventChunks(from_ns, to_ns);
+  plan.insert(plan.end(), events.begin(), events.end());
+  // Index entries read one by one were not covered by the index checksum: check them
+  // against their chunk headers before decoding anything, and rescan on a mismatch.
+  if (!index_loaded_ && !std::all_of(plan.begin(), plan.end(), [&](const ChunkInfo& c) { return matchesHeader(c); })) {
+    loadWholeIndex();
+    return read(visitor, from_ns, to_ns);
+  }
+  for (const ChunkInfo& chunk : plan) readChunk(chunk, visitor);
+}
+
+bool RecordingReader::matchesHeader(const ChunkInfo& entry) {
+  ChunkInfo header;
+  return parseChunkHeader(entry.offset, header) && header.kind == entry.kind && header.payload_size == entry.payload_size &&
+         header.raw_size == entry.raw_size && header.record_count == entry.record_count;
 }
 
 }  // namespace stackscope::format

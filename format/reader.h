@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -59,7 +60,13 @@ class RecordingReader {
   RecordingReader& operator=(const RecordingReader&) = delete;
 
   const FileHeader& header() const { return header_; }
-  const std::vector<ChunkInfo>& chunks() const { return chunks_; }
+  // Every chunk, in file order (map chunks first when they come from the index). With an
+  // index this reads and checks the whole index once; planning a window does not need it.
+  const std::vector<ChunkInfo>& chunks();
+  // The map chunks, and the event chunks whose time range meets [from_ns, to_ns]: what a
+  // window needs, found by binary search in the index without reading all of it.
+  std::vector<ChunkInfo> mapChunks();
+  std::vector<ChunkInfo> eventChunks(int64_t from_ns = kBeginning, int64_t to_ns = kEnd);
   bool indexed() const { return indexed_; }  // false: index missing, chunks found by scanning
   uint64_t fileSize() const { return file_size_; }
   uint64_t bytesRead() const { return bytes_read_; }  // header, index and chunks read so far
@@ -71,12 +78,17 @@ class RecordingReader {
   void read(RecordVisitor& visitor, int64_t from_ns = kBeginning, int64_t to_ns = kEnd);
   // Every map chunk only: ids, names and markers, without decoding any event.
   void readMaps(RecordVisitor& visitor);
+  // The last event chunk (the one holding RecordingEnd in a finished recording), if any.
+  std::optional<ChunkInfo> lastEventChunk();
   // The latest time of any event chunk (0 when there is none).
-  int64_t lastEventTime() const;
+  int64_t lastEventTime();
 
  private:
   void readHeader();
   bool readIndex();
+  bool loadWholeIndex();
+  bool readEntry(uint32_t i, ChunkInfo& entry);
+  bool matchesHeader(const ChunkInfo& entry);
   void scanChunks();
   bool readAt(uint64_t offset, void* data, size_t size);
   bool parseChunkHeader(uint64_t offset, ChunkInfo& chunk);
@@ -88,6 +100,10 @@ class RecordingReader {
   uint64_t file_size_ = 0;
   uint64_t bytes_read_ = 0;
   bool indexed_ = false;
+  bool index_loaded_ = false;  // chunks_ holds every chunk (always so after a scan)
+  uint64_t index_offset_ = 0;
+  uint32_t index_count_ = 0;
+  uint32_t index_maps_ = 0;
   FileHeader header_;
   std::vector<ChunkInfo> chunks_;
   std::vector<std::string> warnings_;

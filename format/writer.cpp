@@ -4,6 +4,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -218,7 +219,10 @@ bool RecordingWriter::writeChunk(ChunkKind kind, PendingChunk& chunk) {
   const size_t size = ZSTD_compress2(ctx, compressed_.data(), compressed_.size(), chunk.raw.data(), chunk.raw.size());
   if (ZSTD_isError(size)) return fail(std::string("zstd: ") + ZSTD_getErrorName(size));
   const int64_t start = kind == ChunkKind::Map ? 0 : chunk.start_ns;
-  const int64_t end = kind == ChunkKind::Map ? 0 : chunk.end_ns;
+  // Event chunks' end times never decrease (a range may be wider than its events, never
+  // narrower), so a reader can binary-search the index by time.
+  const int64_t end = kind == ChunkKind::Map ? 0 : std::max(chunk.end_ns, last_event_end_);
+  if (kind == ChunkKind::Event) last_event_end_ = end;
 
   std::string header;
   putFixed<uint32_t>(header, layout::kChunkMagic);
@@ -256,9 +260,14 @@ bool RecordingWriter::finish(int64_t end_time_ns) {
 
   const uint64_t index_offset = offset_;
   std::string index;
+  // Map entries first: a reader takes them all, and the event entries after them by time.
+  std::stable_partition(index_.begin(), index_.end(), [](const ChunkInfo& c) { return c.kind == ChunkKind::Map; });
+  const auto maps = std::count_if(index_.begin(), index_.end(), [](const ChunkInfo& c) { return c.kind == ChunkKind::Map; });
   putFixed<uint32_t>(index, layout::kIndexMagic);
   putFixed<uint32_t>(index, static_cast<uint32_t>(index_.size()));
+  putFixed<uint32_t>(index, static_cast<uint32_t>(maps));
   for (const ChunkInfo& entry : index_) {
+    const size_t entry_start = index.size();
     putFixed<uint64_t>(index, entry.offset);
     putFixed<uint8_t>(index, static_cast<uint8_t>(entry.kind));
     putFixed<uint32_t>(index, entry.payload_size);
@@ -266,6 +275,7 @@ bool RecordingWriter::finish(int64_t end_time_ns) {
     putFixed<uint32_t>(index, entry.record_count);
     putFixed<int64_t>(index, entry.start_ns);
     putFixed<int64_t>(index, entry.end_ns);
+    putFixed<uint32_t>(index, fnv1a(index.data() + entry_start, layout::kIndexEntryChecksummed));
   }
   putFixed<uint32_t>(index, fnv1a(index.data(), index.size()));
   putFixed<uint64_t>(index, index_offset);

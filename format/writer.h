@@ -87,6 +87,7 @@ class RecordingWriter {
   int fd_ = -1;
   uint64_t offset_ = 0;
   uint64_t samples_ = 0;
+  int64_t last_event_end_ = INT64_MIN;
   std::string error_;
   std::string scratch_;
   std::string compressed_;

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "recording_fixture.h"
 
 namespace stackscope::format {
@@ -58,6 +60,22 @@ TEST(FormatRoundTrip, TimeWindowSkipsChunksOutsideIt) {
   EXPECT_EQ(c.samples.size(), 10u);  // only the third chunk
   EXPECT_EQ(c.methods.size(), 2u);   // map chunks are always read
   EXPECT_LT(reader.bytesRead(), reader.fileSize());
+  std::remove(path.c_str());
+}
+
+TEST(FormatRoundTrip, WindowOfALongRecordingReadsLittleOfTheIndex) {
+  const std::string path = tempPath("long.ssr");
+  testing::writeSmallRecording(path, 2000);  // 2000 event chunks of 100ms each
+  RecordingReader reader(path);
+  Collector c;
+  reader.read(c, 100 * 100000000LL + 1, 101 * 100000000LL - 1);  // inside chunk 100 only
+  EXPECT_EQ(c.samples.size(), 10u);
+  EXPECT_EQ(c.samples.front().time_ns, 100 * 100000000LL + 10000000);
+  EXPECT_TRUE(reader.warnings().empty());
+  // Far less than the index alone (2000 entries of 41 bytes): a binary search, not a read.
+  EXPECT_LT(reader.bytesRead(), 2000u * 41 / 4) << reader.bytesRead();
+  const auto& all = reader.chunks();  // all of them when asked
+  EXPECT_EQ(std::count_if(all.begin(), all.end(), [](const ChunkInfo& c) { return c.kind == ChunkKind::Event; }), 2000);
   std::remove(path.c_str());
 }
 
