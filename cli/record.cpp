@@ -23,6 +23,7 @@ struct RecordArgs {
   std::string interval = "10ms";
   std::string status = "1s";
   std::string output;
+  std::string filter;  // the agent's collection-time filter, "user:u1;application:shop*"
   std::vector<std::string> command;
 };
 
@@ -49,13 +50,18 @@ std::string defaultOutput() {
 // The agent's options are "key=value,key=value": a ',' inside a path would split it.
 void checkOptionValue(const std::string& value, const std::string& what) {
   if (value.find(',') != std::string::npos)
-    throw UserError(what + " '" + value + "' contains ',', which the agent options cannot carry; choose another path");
+    throw UserError(what + " '" + value + "' contains ',', which the agent options cannot carry");
 }
 
 std::string agentArgument(const RecordArgs& args, const fs::path& agent, const fs::path& output) {
   checkOptionValue(agent.string(), "the agent path");
-  return "-agentpath:" + agent.string() + "=event=" + args.event + ",interval=" + args.interval +
-         ",status=" + args.status + ",file=" + output.string();
+  std::string argument = "-agentpath:" + agent.string() + "=event=" + args.event + ",interval=" + args.interval +
+                         ",status=" + args.status + ",file=" + output.string();
+  if (!args.filter.empty()) {
+    checkOptionValue(args.filter, "the filter");
+    argument += ",filter=" + args.filter;
+  }
+  return argument;
 }
 
 // A `java` launcher takes the agent as its first option. Anything else (a wrapper script,
@@ -126,6 +132,9 @@ Command addRecordCommand(CLI::App& parent) {
   cmd->add_option("-i,--interval", args->interval, "Sampling interval (default 10ms)");
   cmd->add_option("--status", args->status, "Status report interval (default 1s)");
   cmd->add_option("-o,--output", args->output, "Recording file (default stackscope-YYYYmmdd-HHMMSS.ssr)");
+  cmd->add_option("--filter", args->filter,
+                  "Record only threads whose annotation matches, e.g. 'user:u1;user:u2;application:shop*' "
+                  "(one key's values are alternatives, all keys must hold, globs allowed)");
   cmd->add_option("command", args->command, "The program to run and its arguments, after --")->required();
   return {cmd, [args] { return runRecord(*args); }};
 }
