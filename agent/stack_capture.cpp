@@ -91,11 +91,12 @@ void handleSample(siginfo_t* info, void* ucontext) {
     return;
   }
   if (capture(*thread, thread->wall_state.load(std::memory_order_relaxed), ucontext)) {
+    // Read last, so the sampler can tell whether the thread ran since (wall_sampler.cpp);
+    // only after a good capture: after a failed one the thread must be signalled again.
+    thread->cpu_at_capture.store(currentThreadCpuTimeNs(), std::memory_order_relaxed);
     // Release: the sampler that sees has_stack also sees the slot published before it.
     thread->has_stack.store(true, std::memory_order_release);
   }
-  // Read last, so the sampler can tell whether the thread ran since (wall_sampler.cpp).
-  thread->cpu_at_capture.store(currentThreadCpuTimeNs(), std::memory_order_relaxed);
   thread->wall_pending.store(false, std::memory_order_release);
 }
 

@@ -42,11 +42,12 @@ struct ThreadSlot {
   std::atomic<uint8_t> wall_state{0};        // state to record, set before signalling
   std::atomic<bool> wall_pending{false};     // signalled, handler has not run yet
   std::atomic<bool> has_stack{false};        // a stack was captured and queued for this thread
-  std::atomic<int64_t> cpu_at_capture{-1};   // thread CPU time at the end of the last capture
+  std::atomic<int64_t> cpu_at_capture{-1};   // thread CPU time at the end of the last good capture
 
   // wall mode, sampler thread only.
   int64_t last_seen_cpu = -1;
   uint8_t last_state = 0;
+  uint8_t signalled_state = 0;  // the state the last signal was sent in
 
   // Callbacks only (registry mutex).
   jthread thread_ref = nullptr;  // JNI global reference

@@ -80,12 +80,16 @@ void WallSampler::sampleThread(ThreadSlot& slot, pid_t pid) {
   const auto state = static_cast<uint8_t>(threadStateFromJvmti(bits));
   slot.last_seen_cpu = cpu;
   slot.last_state = state;
-  if (has_stack && state != kRunning && cpu >= 0 &&
+  // The signal interrupted this very wait (same state) and the thread used no more CPU than
+  // the return from the handler costs: its stack is the one captured. A capture taken in
+  // another state (running, say, just before a sleep) says nothing about the stack now.
+  if (has_stack && state != kRunning && state == slot.signalled_state && cpu >= 0 &&
       cpu - slot.cpu_at_capture.load(std::memory_order_relaxed) <= kHandlerExitSlackNs) {
     repeats_.push_back({slot.id, slot.annotation.load(std::memory_order_relaxed), state});
     return;
   }
   slot.wall_state.store(state, std::memory_order_relaxed);
+  slot.signalled_state = state;
   slot.wall_pending.store(true, std::memory_order_release);  // publishes wall_state too
   if (syscall(SYS_tgkill, pid, slot.tid, SIGPROF) != 0) {
     slot.wall_pending.store(false, std::memory_order_relaxed);

@@ -45,7 +45,7 @@ TEST_F(AnnotationHostile, HostileValuesAreStoredAndPrintedCorrectly) {
   EXPECT_EQ(requests.at("requests").size(), 1u) << "no request was ever set: " << requests.dump(1);
 
   // The samples of each value are that phase's method.
-  json only = report(path, {"--where", "user=" + kUnicodeUser});
+  json only = report(path, {"--where", "user=\"" + kUnicodeUser + "\""});
   EXPECT_GE(methodTotal(only, kHostile + "unicode"), 0.95 * only.at("samples").get<double>()) << only.dump(1);
 
   // The text tables print every value, the 4 KB one included, without failing.

@@ -52,5 +52,37 @@ TEST_F(AnnotationScopes, TheApiRunsWithoutTheAgentAndDoesNothing) {
   EXPECT_EQ(jvm.err, "");
 }
 
+// The natives convert strings, register themselves and set a static field from a JVMTI
+// callback: the JVM's own JNI checks must find nothing to say about any of it.
+TEST_F(AnnotationScopes, CheckedJniFindsNothingToReport) {
+  const std::string path = file("xcheck.ssr");
+  ProcessResult jvm = run(apiJavaCommand("AnnotatedScopes", {"50"},
+                                         {"-Xcheck:jni", "-agentpath:" + agentPath() + "=event=wall,interval=1ms,file=" + path}));
+  EXPECT_EQ(jvm.exit_code, 0) << jvm.out << jvm.err;
+  EXPECT_NE(jvm.out.find("active true"), std::string::npos) << jvm.out;
+  EXPECT_EQ(jvm.out.find("WARNING"), std::string::npos) << jvm.out;
+  EXPECT_EQ(jvm.err, "");
+  json users = report(path, {"--view", "users"});
+  EXPECT_GT(groupSamples(users, "users", "u1"), 0) << users.dump(1);
+}
+
+// A bad filter is a bad agent option like any other: one line, the JVM runs unprofiled,
+// unless strict.
+TEST_F(AnnotationScopes, BadFilterIsOneLineAndTheJvmRunsUnprofiled) {
+  const std::string path = file("bad-filter.ssr");
+  ProcessResult jvm = runWithAgent("filter=user:u1;who:x,file=" + path, "AnnotatedScopes", {"50"});
+  EXPECT_EQ(jvm.exit_code, 0) << jvm.err;
+  EXPECT_NE(jvm.out.find("active false"), std::string::npos) << "the API stays unbound: " << jvm.out;
+  EXPECT_EQ(jvm.err,
+            "stackscope: bad agent option 'filter=user:u1;who:x': unknown key 'who' (known: user, session, "
+            "request, application, component)\n");
+  EXPECT_FALSE(std::filesystem::exists(path));
+
+  ProcessResult strict = runWithAgent("filter=user,strict,file=" + path, "AnnotatedScopes", {"50"});
+  EXPECT_NE(strict.exit_code, 0);
+  EXPECT_EQ(strict.out.find("active"), std::string::npos) << "main ran despite strict";
+  EXPECT_NE(strict.err.find("filter=user"), std::string::npos) << strict.err;
+}
+
 }  // namespace
 }  // namespace it

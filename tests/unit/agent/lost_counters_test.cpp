@@ -11,7 +11,7 @@ TEST(LostCounters, WalkErrorsMapToReasons) {
   EXPECT_EQ(lostReasonForWalkError(0), LostReason::NoJavaFrame);
   EXPECT_EQ(lostReasonForWalkError(-1), LostReason::ClassLoad);
   EXPECT_EQ(lostReasonForWalkError(-2), LostReason::GcActive);
-  EXPECT_EQ(lostReasonForWalkError(-3), LostReason::UnknownState);
+  EXPECT_EQ(lostReasonForWalkError(-3), LostReason::NotInJava);
   EXPECT_EQ(lostReasonForWalkError(-4), LostReason::NotWalkable);
   EXPECT_EQ(lostReasonForWalkError(-5), LostReason::UnknownState);
   EXPECT_EQ(lostReasonForWalkError(-6), LostReason::NotWalkable);
