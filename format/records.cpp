@@ -28,6 +28,7 @@ const char* lostReasonName(LostReason reason) {
     case LostReason::BufferFull: return "buffer_full";
     case LostReason::ThreadUnknown: return "thread_unknown";
     case LostReason::TimerOverrun: return "timer_overrun";
+    case LostReason::NotInJava: return "not_in_java";
   }
   return "other";
 }

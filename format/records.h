@@ -64,8 +64,9 @@ enum class LostReason : uint8_t {
   BufferFull = 9,       // the sample buffer was full
   ThreadUnknown = 10,   // the signal hit a thread the agent does not know (yet)
   TimerOverrun = 11,    // the timer fired while an earlier signal was still pending
+  NotInJava = 12,       // the thread ran JVM or native code with no Java frame to walk
 };
-inline constexpr int kLostReasonMax = 11;
+inline constexpr int kLostReasonMax = 12;
 const char* lostReasonName(LostReason reason);
 
 struct RecordingInfo {
