@@ -50,6 +50,24 @@ TEST_F(CpuShares, EachMethodShareMatchesItsCpuTime) {
   expectProportional(samples, cpu, methods);
 }
 
+// Half the CPU time inside System.arraycopy, a JIT stub rather than a compiled method: its
+// samples still belong to the Java method that called it.
+TEST_F(CpuShares, TimeInJitStubsCountsForTheCallingMethod) {
+  ProcessResult rec = record({"-e", "cpu", "-i", "10ms"}, file("copy.ssr"), "ArrayCopy");
+  ASSERT_EQ(rec.exit_code, 0) << rec.err;
+  std::map<std::string, double> cpu = truth(rec.out);
+  ASSERT_EQ(cpu.size(), 2u) << rec.out;
+
+  json methods = report(file("copy.ssr"));
+  std::map<std::string, double> samples;
+  for (const auto& [name, nanos] : cpu) {
+    const json* m = find(methods, "methods", "method", kWorkloads + "ArrayCopy." + name);
+    ASSERT_NE(m, nullptr) << name << " missing from " << methods.dump(1);
+    samples[name] = m->at("total").get<double>();
+  }
+  expectProportional(samples, cpu, methods);
+}
+
 // Three threads burn 50/30/20 of the CPU time side by side, on fewer cores than threads.
 TEST_F(CpuShares, EachThreadShareMatchesItsCpuTime) {
   ProcessResult rec = record({"-e", "cpu", "-i", "10ms"}, file("threads.ssr"), "ThreadShares");
