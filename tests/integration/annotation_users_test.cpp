@@ -103,10 +103,11 @@ TEST_F(AnnotationUsers, CpuFilterLeavesOtherUsersOutAndKeepsTheMatchingUsersShar
   EXPECT_LE(methods.at("samples").get<double>(), 1.1 * due);
 }
 
+// Through `stackscope record --filter` this time, which hands the filter to the agent.
 TEST_F(AnnotationUsers, WallFilterLeavesOtherThreadsOut) {
   const std::string path = file("wall-filtered.ssr");
   ProcessResult jvm =
-      runWithAgent("event=wall,interval=5ms,filter=user:u*;application:shop,file=" + path, "AnnotatedUsers");
+      recordApi({"-e", "wall", "-i", "5ms", "--filter", "user:u*;application:shop"}, path, "AnnotatedUsers");
   ASSERT_EQ(jvm.exit_code, 0) << jvm.err;
   truthOf(jvm);  // the workload ran to the end
   // Wall samples of a busy thread are proportional to its wall time, which on a loaded

@@ -6,6 +6,14 @@ package io.stackscope;
  * <p>Every method is a cheap no-op when the stackscope agent is not loaded: the application
  * needs the agent neither to compile nor to run. When the agent is loaded it binds the
  * native methods of this class itself and sets {@code bound}; nothing here loads a library.
+ *
+ * <p>What the agent stores: text as UTF-8, each marker name and annotation value cut at 4096
+ * bytes (at a character boundary; an unpaired surrogate becomes U+FFFD). Each distinct
+ * combination of the five annotation values is stored once; beyond 100 000 distinct
+ * combinations (or 64 MB of their text) new ones are recorded as the single annotation whose
+ * values all read "(overflow)", and the agent says how many at the end. Only changes cost
+ * more than a comparison: annotating a thread with the annotation it already has does not
+ * reach the agent.
  */
 public final class Stackscope {
     /** Set to true by the agent once it has bound the natives. Never set by Java code. */
@@ -21,19 +29,22 @@ public final class Stackscope {
     /** True when the agent is loaded and recording what this class reports. */
     public static boolean isActive() { return bound; }
 
-    /** Writes a named snapshot marker at this instant. */
+    /**
+     * Writes a named snapshot marker at this instant. A null or empty name is ignored, with
+     * or without the agent: profiling must never make the application fail.
+     */
     public static void mark(String name) {
-        if (bound) mark0(Names.require(name));
+        if (bound && Names.valid(name)) mark0(name);
     }
 
     /** Opens the named interval {@code name}; {@link #end(String)} closes it. */
     public static void begin(String name) {
-        if (bound) begin0(Names.require(name));
+        if (bound && Names.valid(name)) begin0(name);
     }
 
     /** Closes the named interval opened by {@link #begin(String)}. */
     public static void end(String name) {
-        if (bound) end0(Names.require(name));
+        if (bound && Names.valid(name)) end0(name);
     }
 
     /** Annotates the current thread; any field may be null. Replaces the whole annotation. */
@@ -80,15 +91,16 @@ public final class Stackscope {
     }
 
     private static void set(Annotation annotation) {
+        // The common case in request handling is no change at all: spare it the native call.
+        if (annotation.equals(CURRENT.get())) return;
         CURRENT.set(annotation);
         annotate0(annotation.user(), annotation.session(), annotation.request(), annotation.application(),
                 annotation.component());
     }
 
     private static final class Names {
-        static String require(String name) {
-            if (name == null || name.isEmpty()) throw new IllegalArgumentException("a marker needs a non-empty name");
-            return name;
+        static boolean valid(String name) {
+            return name != null && !name.isEmpty();
         }
     }
 
