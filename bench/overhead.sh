@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Measures, in one run, what cpu sampling costs a JVM, side by side with JDK Flight Recorder:
-#   1. overhead: wall time of bench/java FixedWork with the agent at 10 ms and 1 ms, and with
-#      JFR (settings=profile), each over a run without, in interleaved pairs; median ratio;
+#   1. overhead: time of bench/java FixedWork with the agent at 10 ms and 1 ms, and with JFR
+#      (settings=profile), each over a run without, in interleaved pairs; median ratio;
 #   2. samples taken vs due on a tight loop (due = the loop thread's CPU time / interval);
 #   3. bytes per sample at the margin: (size of an 8 s loop - size of a 2 s loop) / (their
 #      sample difference), which leaves out the fixed cost of headers, maps and start-up.
@@ -39,17 +39,18 @@ config_options() {
   esac
 }
 
-# Runs FixedWork ARGS under CONFIG; prints "PROCESS_NS WORK_NS CPU_NS".
+# Runs FixedWork ARGS under CONFIG; prints "WALL_S CPU_S WORK_NS THREAD_CPU_NS": the
+# process's wall and CPU (user + system, all its threads) time from bash's `time`, then what
+# the workload printed.
 run() {
   local config=$1; shift
-  local start end out
-  start=$(date +%s%N)
+  local TIMEFORMAT='%R %U %S' times
   # shellcheck disable=SC2046 # config_options prints words without spaces of their own
-  out=$("$java" -Xmx256m -XX:+UseSerialGC $(config_options "$config") \
-        -cp "$jar" io.stackscope.bench.FixedWork "$@")
-  end=$(date +%s%N)
-  awk -v process=$((end - start)) \
-    '/^work_ns /{w=$2} /^cpu_ns /{c=$2} END{printf "%.0f %.0f %.0f\n", process, w, c}' <<<"$out"
+  times=$( { time "$java" -Xmx256m -XX:+UseSerialGC $(config_options "$config") \
+             -cp "$jar" io.stackscope.bench.FixedWork "$@" >"$tmp/out" 2>"$tmp/err"; } 2>&1 ) ||
+    { echo "overhead.sh: FixedWork $* failed under $config:" >&2; cat "$tmp/err" >&2; exit 1; }
+  awk -v times="$times" '/^work_ns /{w=$2} /^cpu_ns /{c=$2}
+    END{split(times, t, " "); printf "%s %.3f %.0f %.0f\n", t[1], t[2] + t[3], w, c}' "$tmp/out"
 }
 
 median() { sort -g | awk '{v[NR]=$1} END{print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
@@ -72,34 +73,41 @@ interval_ns() { [[ $1 == cpu1 ]] && echo 1000000 || echo 10000000; }  # profile.
 
 echo "machine: $(nproc) cores, $(awk -F': ' '/model name/{print $2; exit}' /proc/cpuinfo)"
 echo "jdk:     $("$java" -version 2>&1 | head -1)"
+# Other work on the machine is the main source of noise: say how much there was.
+echo "load:    $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min averages) at the start"
 echo
 
 # 1. Overhead. Each round pairs every config with a run without; odd rounds run in reverse
-#    order so that neither side of a pair always goes first.
+#    order so that neither side of a pair always goes first. Three ratios per pair: wall time
+#    of the work alone, wall time of the whole process (start-up and shutdown included), and
+#    CPU time of the whole process, which another load on the machine disturbs far less.
 for ((round = 1; round <= pairs; round++)); do
   order=("${configs[@]}")
   ((round % 2 == 0)) || order=(jfr cpu1 cpu10 none)
   for config in "${order[@]}"; do
-    read -r process work _ < <(run "$config" work)
-    echo "$process $work" >"$tmp/time.$config"
+    run "$config" work >"$tmp/time.$config"
   done
-  read -r base_process base_work <"$tmp/time.none"
+  read -r base_wall base_cpu base_work _ <"$tmp/time.none"
   for config in cpu10 cpu1 jfr; do
-    read -r process work <"$tmp/time.$config"
-    awk -v w=$work -v bw=$base_work -v p=$process -v bp=$base_process \
-      'BEGIN{printf "%.5f %.5f\n", w / bw, p / bp}' >>"$tmp/ratios.$config"
+    read -r wall cpu work _ <"$tmp/time.$config"
+    awk -v w=$work -v bw=$base_work -v p=$wall -v bp=$base_wall -v c=$cpu -v bc=$base_cpu \
+      'BEGIN{printf "%.5f %.5f %.5f\n", w / bw, p / bp, c / bc}' >>"$tmp/ratios.$config"
   done
   echo "pair $round/$pairs: without agent work $((base_work / 1000000)) ms" >&2
 done
 
-# The range of the pair ratios shows how noisy the machine was.
-printf 'Overhead: median over %d interleaved pairs of wall time with / without\n' "$pairs"
-printf '%-22s %12s %17s %14s\n' config "work phase" "(min - max)" "whole process"
+# Median, with the range of the pair ratios, which shows how noisy the machine was.
+summary() {
+  local values
+  values=$(cut -d' ' -f"$2" "$tmp/ratios.$1" | sort -g)
+  printf '%.4f (%.3f-%.3f)' "$(median <<<"$values")" "$(head -1 <<<"$values")" \
+    "$(tail -1 <<<"$values")"
+}
+printf 'Overhead: median (min-max) over %d interleaved pairs of time with / without\n' "$pairs"
+printf '%-22s %-22s %-22s %-22s\n' config "work phase, wall" "process, wall" "process, CPU"
 for config in cpu10 cpu1 jfr; do
-  work=$(cut -d' ' -f1 "$tmp/ratios.$config" | sort -g)
-  printf '%-22s %12.4f %8.4f - %.4f %14.4f\n' "${label[$config]}" "$(median <<<"$work")" \
-    "$(head -1 <<<"$work")" "$(tail -1 <<<"$work")" \
-    "$(cut -d' ' -f2 "$tmp/ratios.$config" | median)"
+  printf '%-22s %-22s %-22s %-22s\n' "${label[$config]}" "$(summary $config 1)" \
+    "$(summary $config 2)" "$(summary $config 3)"
 done
 echo
 
@@ -110,7 +118,8 @@ for config in cpu10 cpu1 jfr; do
   run "$config" loop 2000 >/dev/null
   short_samples=$(samples "$config")
   short_bytes=$(stat -c %s "$(recording "$config")")
-  read -r _ _ cpu < <(run "$config" loop 8000)
+  run "$config" loop 8000 >"$tmp/loop"
+  read -r _ _ _ cpu <"$tmp/loop"
   long_samples=$(samples "$config")
   long_bytes=$(stat -c %s "$(recording "$config")")
   awk -v taken="$long_samples" -v cpu="$cpu" -v interval="$(interval_ns "$config")" \
@@ -120,3 +129,5 @@ for config in cpu10 cpu1 jfr; do
            printf "%-22s %8d %8.0f %8.1f%% %8s %12.1f\n", name, taken, due, 100 * taken / due,
                   lost, extra ? bytes / extra : 0}'
 done
+echo
+echo "load:    $(cut -d' ' -f1-3 /proc/loadavg) at the end"
