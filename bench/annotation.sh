@@ -3,7 +3,8 @@
 #   1. overhead: wall time of bench/java AnnotatedBusy (16 busy threads, one annotated as
 #      user u1, the others as other users) with the agent in wall mode at 1 ms, without and
 #      with filter=user:u1, each over a run without the agent, in interleaved rounds (the
-#      order alternates); median ratio of the work phase over the rounds;
+#      order alternates); median ratio of the work phase over the rounds, and the same for
+#      the process's CPU time; samples taken and lost in each agent run;
 #   2. the cost of Stackscope.annotate/enter in ns per call (bench/java AnnotateCost: warm-up,
 #      then the best of 5 timed runs of CALLS calls) without the agent, with it, and with it
 #      and filter=user:u1.
@@ -40,15 +41,20 @@ config_options() {
   esac
 }
 
-# Runs AnnotatedBusy under CONFIG; prints its work_ns.
+# Runs AnnotatedBusy under CONFIG; prints "WORK_NS CPU_NS".
 busy() {
   # shellcheck disable=SC2046 # config_options prints zero or one word
   "$java" -Xmx256m -XX:+UseSerialGC $(config_options "$1") -cp "$cp" io.stackscope.bench.AnnotatedBusy \
-    "$threads" | awk '/^work_ns /{print $2}'
+    "$threads" | awk '/^work_ns /{w=$2} /^cpu_ns /{c=$2} END{print w, c}'
 }
 
 median() { sort -g | awk '{v[NR]=$1} END{print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
-samples() { "$stackscope" report "$tmp/$1.ssr" --json | tr -d ' \n' | grep -o '"samples":[0-9]*' | head -1 | cut -d: -f2; }
+# "TAKEN LOST" of the recording of CONFIG (its last run).
+samples() {
+  "$stackscope" report "$tmp/$1.ssr" --json | tr -d ' \n' |
+    awk '{match($0, /"samples":[0-9]+/); t = substr($0, RSTART + 10, RLENGTH - 10)
+          match($0, /"lost_total":[0-9]+/); l = substr($0, RSTART + 13, RLENGTH - 13); print t, l}'
+}
 
 echo "machine: $(nproc) cores, $(awk -F': ' '/model name/{print $2; exit}' /proc/cpuinfo)"
 echo "jdk:     $("$java" -version 2>&1 | head -1)"
@@ -60,21 +66,26 @@ for ((round = 1; round <= pairs; round++)); do
   order=(none wall filter)
   ((round % 2 == 0)) && order=(filter wall none)
   for config in "${order[@]}"; do busy "$config" >"$tmp/time.$config"; done
-  base=$(cat "$tmp/time.none")
+  read -r base_work base_cpu <"$tmp/time.none"
   for config in wall filter; do
-    awk -v w="$(cat "$tmp/time.$config")" -v b="$base" 'BEGIN{printf "%.4f\n", w / b}' >>"$tmp/ratios.$config"
+    read -r work cpu <"$tmp/time.$config"
+    awk -v w="$work" -v bw="$base_work" -v c="$cpu" -v bc="$base_cpu" \
+      'BEGIN{printf "%.4f %.4f\n", w / bw, c / bc}' >>"$tmp/ratios.$config"
+    samples "$config" >>"$tmp/samples.$config"
   done
-  echo "round $round/$pairs: without agent $((base / 1000000)) ms, wall $(($(cat "$tmp/time.wall") / 1000000)) ms," \
-       "wall+filter $(($(cat "$tmp/time.filter") / 1000000)) ms" >&2
+  echo "round $round/$pairs: work phase without agent $((base_work / 1000000)) ms," \
+       "wall $(($(cut -d' ' -f1 "$tmp/time.wall") / 1000000)) ms," \
+       "wall+filter $(($(cut -d' ' -f1 "$tmp/time.filter") / 1000000)) ms" >&2
 done
 printf '%d busy threads, one annotated user u1; wall mode at 1 ms\n' "$threads"
-printf 'Overhead: median over %d interleaved rounds of work-phase wall time with / without agent\n' "$pairs"
-printf '%-32s %8s %10s %10s\n' config median min max
+printf 'Overhead: median [min..max] over %d interleaved rounds of with / without agent\n' "$pairs"
+printf '%-28s %24s %24s %16s\n' config "work-phase wall time" "process CPU time" "samples (lost)"
 for config in wall filter; do
   name=$([[ $config == wall ]] && echo "wall@1ms, no filter" || echo "wall@1ms, filter=user:u1")
-  printf '%-32s %8.3f %10.3f %10.3f   (%s samples in the last run)\n' "$name" \
-    "$(median <"$tmp/ratios.$config")" "$(sort -g "$tmp/ratios.$config" | head -1)" \
-    "$(sort -g "$tmp/ratios.$config" | tail -1)" "$(samples "$config")"
+  range() { cut -d' ' -f"$1" "$tmp/ratios.$config" | sort -g |
+              awk '{v[NR]=$1} END{m=(NR%2)?v[(NR+1)/2]:(v[NR/2]+v[NR/2+1])/2; printf "%.3f [%.3f..%.3f]", m, v[1], v[NR]}'; }
+  printf '%-28s %24s %24s %16s\n' "$name" "$(range 1)" "$(range 2)" \
+    "$(cut -d' ' -f1 "$tmp/samples.$config" | median) ($(cut -d' ' -f2 "$tmp/samples.$config" | median))"
 done
 echo
 

@@ -2,6 +2,7 @@ package io.stackscope.bench;
 
 import io.stackscope.Stackscope;
 
+import java.lang.management.ManagementFactory;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -9,7 +10,9 @@ import java.util.concurrent.CountDownLatch;
  * annotated as user "u1", the others as "other-N", each doing the same fixed amount of work
  * (ROUNDS, default 40) at a stack depth of about 40 frames, so that a stack walk costs what it
  * does in a real application. Prints "work_ns N", the wall time from the common start to the
- * last thread's end, which leaves JVM start-up and shutdown out.
+ * last thread's end, which leaves JVM start-up and shutdown out, and "cpu_ns N", the CPU time
+ * of the whole process (agent threads and signal handlers included) at that point: on a
+ * machine shared with other work the CPU time is the steadier of the two.
  */
 public final class AnnotatedBusy {
     private static volatile long sink;
@@ -41,6 +44,13 @@ public final class AnnotatedBusy {
         go.countDown();
         for (Thread w : workers) w.join();
         System.out.println("work_ns " + (System.nanoTime() - start));
+        System.out.println("cpu_ns " + processCpuNs());
+    }
+
+    private static long processCpuNs() {
+        java.lang.management.OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+        return os instanceof com.sun.management.OperatingSystemMXBean
+                ? ((com.sun.management.OperatingSystemMXBean) os).getProcessCpuTime() : -1;
     }
 
     /** Recurses `depth` frames, then mixes integers for a fixed count of iterations. */
