@@ -8,13 +8,15 @@
 #   2. the cost of Stackscope.annotate/enter in ns per call (bench/java AnnotateCost: warm-up,
 #      then the best of 5 timed runs of CALLS calls) without the agent, with it, and with it
 #      and filter=user:u1.
-# Usage: bench/annotation.sh [BUILD_DIR]   (env: PAIRS=5, JAVA=java, THREADS=16, CALLS=1000000)
+# Usage: bench/annotation.sh [BUILD_DIR]
+#   env: PAIRS=5, JAVA=java, THREADS=16, ROUNDS=40 (work per thread), CALLS=1000000
 # Needs bash, awk and coreutils only; run on an otherwise idle machine.
 set -euo pipefail
 
 build=${1:-build}
 pairs=${PAIRS:-5}
 threads=${THREADS:-16}
+rounds=${ROUNDS:-40}
 calls=${CALLS:-1000000}
 java=$(command -v "${JAVA:-java}")
 javac=$(dirname "$(realpath "$java")")/javac
@@ -45,7 +47,7 @@ config_options() {
 busy() {
   # shellcheck disable=SC2046 # config_options prints zero or one word
   "$java" -Xmx256m -XX:+UseSerialGC $(config_options "$1") -cp "$cp" io.stackscope.bench.AnnotatedBusy \
-    "$threads" | awk '/^work_ns /{w=$2} /^cpu_ns /{c=$2} END{print w, c}'
+    "$threads" "$rounds" | awk '/^work_ns /{w=$2} /^cpu_ns /{c=$2} END{print w, c}'
 }
 
 median() { sort -g | awk '{v[NR]=$1} END{print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
