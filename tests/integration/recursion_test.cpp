@@ -1,5 +1,7 @@
 // Recursion: nearly every sample has descend 200 times on its stack. A method's total counts
 // a sample once however often the method appears in it.
+#include <algorithm>
+
 #include "harness.h"
 
 namespace it {
@@ -29,6 +31,17 @@ TEST_F(RecursionTotals, RecursiveMethodIsCountedOncePerSample) {
   for (const json& m : methods.at("methods")) {
     EXPECT_LE(m.at("total").get<double>(), samples) << m.dump();
   }
+
+  // descend is entered 201 times (depth 200 down to 0): in the call tree its deepest node
+  // has it 200 times above, its recursion level (RL).
+  json tree = report(file("recursion.ssr"), {"--view", "tree", "--top", "0"});
+  int deepest = -1;
+  for (const json& node : tree.at("nodes")) {
+    if (node.at("method") == kWorkloads + "Recursion.descend") {
+      deepest = std::max(deepest, node.at("rl").get<int>());
+    }
+  }
+  EXPECT_EQ(deepest, 200);
 }
 
 }  // namespace
