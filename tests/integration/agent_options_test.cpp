@@ -23,6 +23,12 @@ TEST_F(AgentOptions, AllOptionsGivenDirectlyAreHonoured) {
   EXPECT_EQ(methods.value("mode", ""), "wall");
   EXPECT_EQ(methods.value("interval_ns", 0.0), 5e6);
   EXPECT_GT(methods.at("samples").get<double>(), 0);
+
+  // A status report every 200 ms of the run.
+  json info = query({"info", path});
+  EXPECT_EQ(info.at("recording").value("status_interval_ns", 0.0), 2e8);
+  EXPECT_GE(info.at("status").value("count", 0.0), info.value("duration_ns", 0.0) / 2e8 - 1)
+      << info.dump(1);
 }
 
 class BadOption : public AgentOptions, public ::testing::WithParamInterface<const char*> {};

@@ -34,8 +34,8 @@ ProcessResult record(const std::vector<std::string>& options, const std::string&
   return run(argv);
 }
 
-json report(const std::string& file, const std::vector<std::string>& args) {
-  std::vector<std::string> argv{STACKSCOPE_BIN, "report", file};
+json query(std::vector<std::string> args) {
+  std::vector<std::string> argv{STACKSCOPE_BIN};
   argv.insert(argv.end(), args.begin(), args.end());
   argv.push_back("--json");
   ProcessResult r = run(argv, std::chrono::seconds(60));
@@ -50,6 +50,12 @@ json report(const std::string& file, const std::vector<std::string>& args) {
     throw std::runtime_error(command.str() + "printed no JSON: " + r.out.substr(0, 500));
   }
   return parsed;
+}
+
+json report(const std::string& file, const std::vector<std::string>& args) {
+  std::vector<std::string> argv{"report", file};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return query(argv);
 }
 
 const json* find(const json& report, const std::string& array, const std::string& key,

@@ -33,8 +33,11 @@ std::vector<std::string> javaCommand(const std::string& main_class,
 ProcessResult record(const std::vector<std::string>& options, const std::string& file,
                      const std::string& main_class, const std::vector<std::string>& args = {});
 
-// `stackscope report FILE ARGS --json`, parsed; throws (failing the test) with the command's
-// stderr if it does not exit 0 with one JSON document.
+// `stackscope ARGS --json`, parsed; throws (failing the test) with the command's stderr if
+// it does not exit 0 with one JSON document.
+json query(std::vector<std::string> args);
+
+// `stackscope report FILE ARGS --json`, parsed, as query does.
 json report(const std::string& file, const std::vector<std::string>& args = {});
 
 // The item of report[array] whose `key` equals `value`, or nullptr.
