@@ -58,5 +58,23 @@ TEST_F(AnnotationHostile, HostileValuesAreStoredAndPrintedCorrectly) {
   }
 }
 
+// The agent keeps at most 100 000 distinct annotations: beyond, new ones share one
+// "(overflow)" annotation, and the agent says how many calls went there.
+TEST_F(AnnotationHostile, BeyondTheTableLimitAnnotationsOverflowAndAreCounted) {
+  const std::string path = file("many.ssr");
+  ProcessResult rec = recordApi({"-e", "cpu", "-i", "5ms"}, path, "AnnotatedMany");
+  ASSERT_EQ(rec.exit_code, 0) << rec.err;
+  EXPECT_NE(rec.err.find("stackscope: 101 annotations beyond the first 100000 distinct ones were recorded as "
+                         "'(overflow)'"),
+            std::string::npos)
+      << rec.err;
+  json users = report(path, {"--view", "users"});
+  const double overflow = groupSamples(users, "users", "(overflow)");
+  EXPECT_GT(overflow, 0.5 * 0.3e9 / 5e6) << "late's 300 ms of CPU: " << users.dump(1).substr(0, 2000);
+  EXPECT_EQ(groupSamples(users, "users", "late"), 0);
+  json late = report(path, {"--where", "user=\"(overflow)\""});
+  EXPECT_GE(methodTotal(late, kWorkloads + "AnnotatedMany$Many.burn"), 0.9 * late.at("samples").get<double>());
+}
+
 }  // namespace
 }  // namespace it

@@ -1,0 +1,30 @@
+package io.stackscope.workloads;
+
+import io.stackscope.Stackscope;
+
+/**
+ * More distinct annotations than the agent keeps (100 000): main annotates itself with
+ * args[0] distinct users (default 100 100), one after the other, then as user "late" burns
+ * args[1] ms of CPU (default 300) in Many.burn. The agent's table is full by then, so "late"
+ * and the last 100 users are recorded as the one "(overflow)" annotation.
+ */
+public final class AnnotatedMany {
+    public static void main(String[] args) {
+        long users = Cpu.millis(args, 0, 100_100);
+        long ms = Cpu.millis(args, 1, 300);
+        for (long i = 0; i < users; i++) Stackscope.annotate("user-" + i, null, null, null, null);
+        Stackscope.annotate("late", null, null, null, null);
+        Many.burn(ms * 1_000_000L);
+        System.out.println("done");
+    }
+
+    static final class Many {
+        static void burn(long ns) {
+            long end = Cpu.threadNs() + ns;
+            long x = Cpu.sink | 1;
+            do { for (int i = 0; i < 20_000; i++) { x = x * 6364136223846793005L + 1; x ^= x >>> 29; } }
+            while (Cpu.threadNs() < end);
+            Cpu.sink = x;
+        }
+    }
+}
