@@ -73,8 +73,10 @@ void JNICALL annotate0(JNIEnv* jni, jclass, jstring user, jstring session, jstri
   const bool excluded = !found.matches;
   if (found.id == previous && excluded == was_excluded) return;  // a scope restoring the same
 
-  // Sequentially consistent stores (this path runs only on a change): the thread's own
-  // signal handler must never see it included with the old id, nor excluded late.
+  // Sequentially consistent stores (this path runs only on a change), in this order:
+  // `excluded` set before an id the filter rejects, cleared only after one it accepts, so
+  // neither the thread's own signal handler nor the wall sampler (which reads the id, then
+  // `excluded` again) can pair a rejected id with "included".
   if (excluded && !was_excluded) {
     slot->excluded.store(true);
     if (g_api.cpu_timers) g_api.registry->setTimerArmed(*slot, false);

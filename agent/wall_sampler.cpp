@@ -68,7 +68,7 @@ void WallSampler::sampleThread(ThreadSlot& slot, pid_t pid) {
   // A thread whose CPU clock has not moved has executed nothing: its stack and its state
   // are what they were, so neither JVMTI nor a signal is needed.
   if (has_stack && cpu >= 0 && cpu == slot.last_seen_cpu && slot.last_state != kRunning) {
-    repeats_.push_back({slot.id, slot.annotation.load(std::memory_order_relaxed), slot.last_state});
+    repeat(slot, slot.last_state);
     return;
   }
   jint bits = 0;
@@ -85,7 +85,7 @@ void WallSampler::sampleThread(ThreadSlot& slot, pid_t pid) {
   // another state (running, say, just before a sleep) says nothing about the stack now.
   if (has_stack && state != kRunning && state == slot.signalled_state && cpu >= 0 &&
       cpu - slot.cpu_at_capture.load(std::memory_order_relaxed) <= kHandlerExitSlackNs) {
-    repeats_.push_back({slot.id, slot.annotation.load(std::memory_order_relaxed), state});
+    repeat(slot, state);
     return;
   }
   slot.wall_state.store(state, std::memory_order_relaxed);
@@ -95,6 +95,16 @@ void WallSampler::sampleThread(ThreadSlot& slot, pid_t pid) {
     slot.wall_pending.store(false, std::memory_order_relaxed);
     lost_.add(format::LostReason::ThreadExiting);
   }
+}
+
+void WallSampler::repeat(ThreadSlot& slot, uint8_t state) {
+  // The thread may change its annotation meanwhile (java_api.cpp). It sets `excluded`
+  // before an annotation the filter rejects, and clears it only after one it accepts: so an
+  // annotation read before a second look at `excluded` that still says included is one the
+  // filter accepts.
+  const uint32_t annotation = slot.annotation.load(std::memory_order_acquire);
+  if (slot.excluded.load(std::memory_order_acquire)) return;
+  repeats_.push_back({slot.id, annotation, state});
 }
 
 void WallSampler::pushRepeats(int64_t time_ns) {

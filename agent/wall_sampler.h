@@ -31,6 +31,8 @@ class WallSampler {
   static void run(void* self, JNIEnv* jni, AgentThread& thread);
   void tick();
   void sampleThread(ThreadSlot& slot, pid_t pid);
+  // Queues this tick's repeat of the thread's last stack, unless the filter now leaves it out.
+  void repeat(ThreadSlot& slot, uint8_t state);
   void pushRepeats(int64_t time_ns);
 
   jvmtiEnv* jvmti_;

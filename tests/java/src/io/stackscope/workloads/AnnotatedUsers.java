@@ -21,12 +21,15 @@ public final class AnnotatedUsers {
         Thread w1 = new Thread(() -> {
             Stackscope.annotate("u1", "s1", null, "shop", "cart");
             long x = 1;
-            // Rounds of 8 + 2 ms interleave the two methods over the run.
-            for (long round = 0; round < 2 * u2Ms / 10; round++) {
+            // Rounds of 20 + 5 ms interleave the two methods over the run. cpu sampling is
+            // periodic in CPU time, so each part is a multiple of the tests' 5 ms interval:
+            // with 8 + 2 ms, say, a part would get 1 or 2 samples per round depending on a
+            // phase that drifts only slowly, and the shares would swing by 10 points.
+            for (long round = 0; round < 2 * u2Ms / 25; round++) {
                 long t0 = Cpu.threadNs();
-                x = U1Work.burn(x, 8 * MS);
+                x = U1Work.burn(x, 20 * MS);
                 long t1 = Cpu.threadNs();
-                x = U1Work.hash(x, 2 * MS);
+                x = U1Work.hash(x, 5 * MS);
                 long t2 = Cpu.threadNs();
                 u1[0] += t1 - t0;
                 u1[1] += t2 - t1;
