@@ -14,6 +14,10 @@ package io.stackscope;
  * values all read "(overflow)", and the agent says how many at the end. Only changes cost
  * more than a comparison: annotating a thread with the annotation it already has does not
  * reach the agent.
+ *
+ * <p>Annotations belong to platform threads. A virtual thread's annotation is applied to the
+ * carrier thread it runs on at the time of the call and stays with that carrier until the
+ * next change, whichever virtual thread the carrier runs meanwhile.
  */
 public final class Stackscope {
     /** Set to true by the agent once it has bound the natives. Never set by Java code. */
