@@ -2,10 +2,11 @@
 //
 // Life cycle: Agent_OnLoad parses options, opens the file, installs the SIGPROF handler and
 // enables events; VMInit registers the main thread, writes the recording info and starts the
-// writer (and, in wall mode, the sampler) thread; ThreadStart/ThreadEnd follow the other
-// threads; VMDeath stops everything and finishes the file. Once recording, the natives of the
-// Java API (java_api.h) are bound as its class is prepared. Normal exit, System.exit and an
-// uncaught exception in main all pass through VMDeath.
+// writer (and, in wall mode, the sampler) thread, then registers (wall mode) the threads
+// already running; ThreadStart/ThreadEnd follow the other threads; VMDeath stops everything
+// and finishes the file. Once recording, the natives of the Java API (java_api.h) are bound
+// as its class is prepared. Normal exit, System.exit and an uncaught exception in main all
+// pass through VMDeath.
 //
 // Nothing is freed at the end: a signal or a late callback may still touch the agent's data
 // while the VM goes down, and the process is about to exit anyway.
@@ -48,8 +49,9 @@ struct Agent {
         start_epoch_ns(realtimeNs()),
         ring(kRingSlots),
         annotations(options.filter),
+        registry(meta),
         status(gc),
-        tracker(env, registry, meta, options, start_ns),
+        tracker(env, registry, meta, lost, options, start_ns),
         wall(env, registry, ring, lost, options.interval_ns, start_ns),
         writer_thread({env, &writer, &ring, &lost, &meta, &registry, &status, &annotations, &options, start_ns}) {}
 
@@ -139,6 +141,11 @@ void writeRecordingInfo(Agent& agent, JNIEnv* jni) {
   agent.writer.writeInfo(info);
 }
 
+// The writer and wall sampler threads are never sampled: the profile is the application's.
+bool isAgentThread(JNIEnv* jni, jthread thread) {
+  return g_agent->writer_thread.isWriterThread(jni, thread) || g_agent->wall.isSamplerThread(jni, thread);
+}
+
 void JNICALL onVMInit(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread) {
   Agent& agent = *g_agent;
   agent.tracker.init(jni);
@@ -156,6 +163,9 @@ void JNICALL onVMInit(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread) {
   if (agent.options.mode == SampleMode::Wall && !agent.wall.start(jni)) {
     std::fprintf(stderr, "stackscope: cannot start the wall-clock sampler thread\n");
   }
+  // After the agent's threads started, so they can be told apart; after main, which is then
+  // found registered already.
+  agent.tracker.registerRunning(jni, isAgentThread);
   agent.recording = true;
   setCaptureActive(true);
   // Active before the scan: a class prepared meanwhile is bound by its own event instead.
@@ -172,6 +182,7 @@ void JNICALL onVMDeath(jvmtiEnv*, JNIEnv* jni) {
   agent.registry.close();  // no more CPU timers, no more threads
   setCaptureActive(false);
   agent.writer_thread.finish(jni, kStopTimeoutNs);
+  agent.tracker.dropForeign(jni);
   if (const uint64_t overflowed = agent.annotations.overflowCount()) {
     std::fprintf(stderr,
                  "stackscope: %llu annotations beyond the first %u distinct ones were recorded as '%s'\n",
@@ -181,9 +192,7 @@ void JNICALL onVMDeath(jvmtiEnv*, JNIEnv* jni) {
 }
 
 void JNICALL onThreadStart(jvmtiEnv*, JNIEnv* jni, jthread thread) {
-  Agent& agent = *g_agent;
-  if (agent.writer_thread.isWriterThread(jni, thread) || agent.wall.isSamplerThread(jni, thread)) return;
-  agent.tracker.onStart(jni, thread);
+  if (!isAgentThread(jni, thread)) g_agent->tracker.onStart(jni, thread);
 }
 
 void JNICALL onThreadEnd(jvmtiEnv*, JNIEnv* jni, jthread thread) { g_agent->tracker.onEnd(jni, thread); }

@@ -38,6 +38,7 @@ struct SampleSlot {
   uint8_t state;        // format::ThreadState (Stack slots)
   SlotKind kind;
   uint16_t count;
+  uint32_t weight;      // ticks the stack stands for (Stack slots; wall_pending.h)
   union {
     RawFrame frames[kMaxFrames];
     RepeatEntry repeats[kMaxFrames * sizeof(RawFrame) / sizeof(RepeatEntry)];

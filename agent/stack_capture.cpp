@@ -3,6 +3,8 @@
 //   * async-signal-safe calls only (clock_gettime, AsyncGetCallTrace, which is made for it);
 //     it never blocks: a full ring is counted as lost, not waited on;
 //   * no allocation, no locks (only lock-free atomics), no C++ exceptions, no JVMTI or JNI;
+//   * the only memory it reads besides its own data is the interrupted thread's stack, and
+//     only words that stub_unwind.h's usedStackWord allows (a fault here kills the JVM);
 //   * errno is saved and restored;
 //   * the data it touches lives for the whole process (never freed), because a signal can
 //     still arrive after the recording has ended; it checks the global "active" flag.
@@ -11,13 +13,17 @@
 #include <dlfcn.h>
 #include <jni.h>
 #include <signal.h>
+#include <ucontext.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstddef>
 
 #include "agent/clocks.h"
+#include "agent/stub_unwind.h"
 #include "agent/thread_registry.h"
+#include "agent/wall_pending.h"
 
 namespace stackscope::agent {
 
@@ -44,28 +50,98 @@ CaptureConfig g_config;
 AsyncGetCallTraceFn g_walk = nullptr;
 std::atomic<bool> g_active{false};
 
-// Walks the stack of the interrupted thread into a claimed slot. Returns true if a stack was
-// queued; otherwise the reason was counted.
-bool capture(ThreadSlot& thread, uint8_t state, void* ucontext) {
+// AsyncGetCallTrace's results that matter here (HotSpot's forte.cpp).
+constexpr jint kNoJavaFrame = 0;
+constexpr jint kNotInJava = -3;         // ticks_unknown_not_Java
+constexpr jint kUnknownJava = -5;       // ticks_unknown_Java
+constexpr jint kNotWalkableJava = -6;   // ticks_not_walkable_Java
+
+#if defined(__x86_64__)
+// Only ever called on addresses that usedStackWord allowed.
+uintptr_t readStackWord(uintptr_t addr) { return *reinterpret_cast<const uintptr_t*>(addr); }
+
+// Walks again from `regs` (a caller frame) on a copy of the interrupted context.
+bool walkFrom(const WalkRegisters& regs, ASGCT_CallTrace& trace, const ucontext_t& context) {
+  ucontext_t moved = context;
+  moved.uc_mcontext.gregs[REG_RIP] = static_cast<greg_t>(regs.pc);
+  moved.uc_mcontext.gregs[REG_RSP] = static_cast<greg_t>(regs.sp);
+  moved.uc_mcontext.gregs[REG_RBP] = static_cast<greg_t>(regs.fp);
+  trace.num_frames = 0;
+  g_walk(&trace, kMaxFrames, &moved);
+  return trace.num_frames > 0;
+}
+
+// A walk that failed in a JIT stub (stub_unwind.h), tried again from the Java method that
+// called the stub: first as if the stub were a frameless leaf, then as if it had a frame.
+// AsyncGetCallTrace refuses a pc outside Java code, so a wrong guess just fails again.
+bool walkFromStubCaller(const ThreadSlot& thread, ASGCT_CallTrace& trace, void* ucontext) {
+  const auto& context = *static_cast<const ucontext_t*>(ucontext);
+  const greg_t* gregs = context.uc_mcontext.gregs;
+  const WalkRegisters regs{static_cast<uintptr_t>(gregs[REG_RIP]), static_cast<uintptr_t>(gregs[REG_RSP]),
+                           static_cast<uintptr_t>(gregs[REG_RBP])};
+  WalkRegisters caller;
+  if (callerOfFramelessStub(regs, thread.stack, readStackWord, caller) && walkFrom(caller, trace, context)) {
+    return true;
+  }
+  return callerOfFramedStub(regs, thread.stack, readStackWord, caller) && walkFrom(caller, trace, context);
+}
+#endif
+
+// Walks the interrupted thread's stack into `frames`; returns AsyncGetCallTrace's num_frames.
+jint walk(const ThreadSlot& thread, RawFrame* frames, void* ucontext) {
+  ASGCT_CallTrace trace{thread.env, 0, reinterpret_cast<ASGCT_CallFrame*>(frames)};
+  g_walk(&trace, kMaxFrames, ucontext);
+#if defined(__x86_64__)
+  const jint first = trace.num_frames;
+  if (first == kNotInJava || first == kUnknownJava || first == kNotWalkableJava) {
+    // A sample recovered this way counts as any other; one that is not, for the first reason.
+    return walkFromStubCaller(thread, trace, ucontext) ? trace.num_frames : first;
+  }
+#endif
+  return trace.num_frames;
+}
+
+// Whether a walk with this result still makes a sample. In wall mode a thread outside Java
+// (a JVM thread, native code with no Java frame to walk) exists and has a state: its sample
+// has an empty stack. In cpu mode the CPU time spent there belongs to no Java method.
+bool sampleTaken(jint num_frames) {
+  return num_frames > 0 || (g_config.wall && (num_frames == kNoJavaFrame || num_frames == kNotInJava));
+}
+
+// Walks the stack of the interrupted thread into a claimed slot and queues it; otherwise
+// counts the reason, once per tick the sample stands for.
+void capture(ThreadSlot& thread, uint8_t state, void* ucontext) {
   const int64_t time_ns = monotonicNs() - g_config.start_ns;
   const SampleRing::Claim claim = g_config.ring->tryClaim();
+  const jint num_frames = claim ? walk(thread, claim.slot->frames, ucontext) : 0;
+  const bool taken = claim && sampleTaken(num_frames);
+  uint32_t weight = 1;
+  if (g_config.wall) {
+    if (taken) {
+      // So the sampler can tell whether the thread ran since (wall_sampler.cpp); only after
+      // a good capture: after a failed one the thread must be signalled again.
+      thread.cpu_at_capture.store(currentThreadCpuTimeNs(), std::memory_order_relaxed);
+      // A repeat the sampler queues once it sees this is claimed after this slot, so the
+      // writer reads this stack first.
+      thread.has_stack.store(true, std::memory_order_release);
+    }
+    // Last: until then the sampler adds its ticks to this capture (wall_pending.h).
+    weight = takePendingWeight(thread.wall_pending);
+  }
   if (!claim) {
-    g_config.lost->add(format::LostReason::BufferFull);
-    return false;
+    g_config.lost->add(format::LostReason::BufferFull, weight);
+    return;
   }
   SampleSlot& slot = *claim.slot;
-  ASGCT_CallTrace trace{thread.env, 0, reinterpret_cast<ASGCT_CallFrame*>(slot.frames)};
-  g_walk(&trace, kMaxFrames, ucontext);
   slot.time_ns = time_ns;
   slot.thread = thread.id;
   slot.annotation = thread.annotation.load(std::memory_order_relaxed);
   slot.state = state;
-  const bool ok = trace.num_frames > 0;
-  slot.kind = ok ? SlotKind::Stack : SlotKind::Skip;
-  slot.count = ok ? static_cast<uint16_t>(trace.num_frames) : 0;
+  slot.weight = weight;
+  slot.kind = taken ? SlotKind::Stack : SlotKind::Skip;
+  slot.count = taken ? static_cast<uint16_t>(std::max<jint>(num_frames, 0)) : 0;
   g_config.ring->publish(claim);  // a claimed slot must be published, even a failed one
-  if (!ok) g_config.lost->add(lostReasonForWalkError(trace.num_frames));
-  return ok;
+  if (!taken) g_config.lost->add(lostReasonForWalkError(num_frames), weight);
 }
 
 void handleSample(siginfo_t* info, void* ucontext) {
@@ -80,24 +156,18 @@ void handleSample(siginfo_t* info, void* ucontext) {
     g_config.lost->add(format::LostReason::ThreadUnknown);
     return;
   }
+  // wall mode: a SIGPROF the sampler did not send (nothing pending) is due no sample.
+  // Acquire: the sampler's store that set it pending published wall_state.
+  if (g_config.wall && thread->wall_pending.load(std::memory_order_acquire) == 0) return;
   // The annotation filter left this thread out after the signal was sent (its timer is
   // disarmed and the wall sampler skips it, so this is rare): nothing was due, nothing lost.
   if (thread->excluded.load(std::memory_order_relaxed)) {
-    if (g_config.wall) thread->wall_pending.store(false, std::memory_order_release);
+    if (g_config.wall) takePendingWeight(thread->wall_pending);
     return;
   }
-  if (!g_config.wall) {
-    capture(*thread, static_cast<uint8_t>(format::ThreadState::Running), ucontext);
-    return;
-  }
-  if (capture(*thread, thread->wall_state.load(std::memory_order_relaxed), ucontext)) {
-    // Read last, so the sampler can tell whether the thread ran since (wall_sampler.cpp);
-    // only after a good capture: after a failed one the thread must be signalled again.
-    thread->cpu_at_capture.store(currentThreadCpuTimeNs(), std::memory_order_relaxed);
-    // Release: the sampler that sees has_stack also sees the slot published before it.
-    thread->has_stack.store(true, std::memory_order_release);
-  }
-  thread->wall_pending.store(false, std::memory_order_release);
+  const uint8_t state = g_config.wall ? thread->wall_state.load(std::memory_order_relaxed)
+                                      : static_cast<uint8_t>(format::ThreadState::Running);
+  capture(*thread, state, ucontext);
 }
 
 void onSigprof(int, siginfo_t* info, void* ucontext) {

@@ -26,14 +26,34 @@ void setCurrentThreadSlot(ThreadSlot* slot) {
   std::atomic_signal_fence(std::memory_order_seq_cst);
 }
 
-ThreadRegistry::AddResult ThreadRegistry::add(ThreadSlot* slot, int64_t timer_interval_ns) {
+void ThreadRegistry::insertLocked(ThreadSlot* slot, MetaEvent&& start) {
+  meta_.push(std::move(start));
+  slots_[slot->id] = slot;
+  if (slot->foreign) foreign_.push_back(slot);
+}
+
+ThreadRegistry::AddResult ThreadRegistry::add(ThreadSlot* slot, int64_t timer_interval_ns, JNIEnv* jni,
+                                              MetaEvent start) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (closed_) return AddResult::Closed;
-  slots_[slot->id] = slot;
+  for (const ThreadSlot* other : foreign_) {
+    if (jni->IsSameObject(other->thread_ref, slot->thread_ref)) return AddResult::Present;
+  }
+  insertLocked(slot, std::move(start));
   if (timer_interval_ns > 0 &&
       !startThreadTimer(*slot, timer_interval_ns, !slot->excluded.load(std::memory_order_relaxed))) {
     return AddResult::AddedWithoutTimer;
   }
+  return AddResult::Added;
+}
+
+ThreadRegistry::AddResult ThreadRegistry::addForeign(ThreadSlot* slot, JNIEnv* jni, MetaEvent start) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (closed_) return AddResult::Closed;
+  for (const auto& [id, other] : slots_) {
+    if (jni->IsSameObject(other->thread_ref, slot->thread_ref)) return AddResult::Present;
+  }
+  insertLocked(slot, std::move(start));
   return AddResult::Added;
 }
 
@@ -55,6 +75,25 @@ ThreadSlot* ThreadRegistry::remove(uint32_t id) {
   slots_.erase(it);
   stopThreadTimer(*slot);
   return slot;
+}
+
+ThreadSlot* ThreadRegistry::removeForeign(JNIEnv* jni, jthread thread) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (auto it = foreign_.begin(); it != foreign_.end(); ++it) {
+    ThreadSlot* slot = *it;
+    if (!jni->IsSameObject(slot->thread_ref, thread)) continue;
+    foreign_.erase(it);
+    slots_.erase(slot->id);
+    return slot;
+  }
+  return nullptr;
+}
+
+void ThreadRegistry::removeAllForeign(std::vector<ThreadSlot*>& out) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (ThreadSlot* slot : foreign_) slots_.erase(slot->id);
+  out = std::move(foreign_);
+  foreign_.clear();
 }
 
 void ThreadRegistry::close() {

@@ -1,8 +1,15 @@
 // The Java threads the agent samples, each with a small id, and the per-thread slot that the
 // signal handler finds through a thread-local pointer.
 //
+// Foreign slots stand for threads that were running before VMInit (Reference Handler,
+// Finalizer, Signal Dispatcher...): no ThreadStart reaches the agent for them, so no agent
+// code ever runs on them. They have no tid, no JNIEnv and no thread-local slot, cannot be
+// signalled, and are sampled from the wall sampler thread through JVMTI (wall mode only).
+//
 // Lock order: ThreadRegistry::mutex_ is taken by JVMTI callbacks and the wall sampler, never
 // by a signal handler; nothing else is locked while holding it except the meta-event queue.
+// JNI and JVMTI calls made under it may wait for a safepoint; that cannot deadlock, because
+// a thread waiting for the mutex waits in native code, which safepoints do not wait for.
 #pragma once
 
 #include <jni.h>
@@ -15,6 +22,10 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <vector>
+
+#include "agent/meta_events.h"
+#include "agent/stub_unwind.h"
 
 namespace stackscope::agent {
 
@@ -23,6 +34,8 @@ struct ThreadSlot {
   JNIEnv* env = nullptr;
   uint32_t id = 0;
   pid_t tid = 0;
+  StackBounds stack;     // where the handler may read the thread's stack (stub_unwind.h)
+  bool foreign = false;  // see the top of this file: env, tid and stack are unknown
 
   // The thread's annotation (annotation_table.h id, 0 = none) and whether the collection-time
   // filter leaves the thread out. Written only by the thread itself (the annotate native),
@@ -40,14 +53,14 @@ struct ThreadSlot {
 
   // wall mode, shared between the sampler (which signals) and the handler (which captures).
   std::atomic<uint8_t> wall_state{0};        // state to record, set before signalling
-  std::atomic<bool> wall_pending{false};     // signalled, handler has not run yet
+  std::atomic<uint32_t> wall_pending{0};     // signalled, handler has not run yet (wall_pending.h)
   std::atomic<bool> has_stack{false};        // a stack was captured and queued for this thread
   std::atomic<int64_t> cpu_at_capture{-1};   // thread CPU time at the end of the last good capture
 
   // wall mode, sampler thread only.
   int64_t last_seen_cpu = -1;
   uint8_t last_state = 0;
-  uint8_t signalled_state = 0;  // the state the last signal was sent in
+  uint8_t signalled_state = 0;  // the state the last signal was sent (foreign: stack read) in
 
   // Callbacks only (registry mutex).
   jthread thread_ref = nullptr;  // JNI global reference
@@ -61,17 +74,31 @@ void setCurrentThreadSlot(ThreadSlot* slot);
 
 class ThreadRegistry {
  public:
+  explicit ThreadRegistry(MetaQueue& meta) : meta_(meta) {}
+
   uint32_t nextId() { return next_id_.fetch_add(1, std::memory_order_relaxed); }
 
-  enum class AddResult : uint8_t { Added, AddedWithoutTimer, Closed };
+  // Not added: Closed once the VM is dying; Present when a slot already stands for the
+  // thread. The slot then stays the caller's, and `start` is not queued.
+  enum class AddResult : uint8_t { Added, AddedWithoutTimer, Closed, Present };
   // Adds the calling thread's slot and, when timer_interval_ns > 0, creates its CPU timer,
-  // armed unless the slot is excluded. Closed once the VM is dying: the slot then stays the
-  // caller's.
-  AddResult add(ThreadSlot* slot, int64_t timer_interval_ns);
+  // armed unless the slot is excluded. `start` (its ThreadStart event and record) is queued
+  // just before, under the mutex: once added the thread can be sampled, and its record must
+  // precede its samples; a thread that is not added is not announced. Present when a foreign
+  // slot stands for the thread already: it started while VMInit listed the threads, and
+  // that slot goes on sampling it.
+  AddResult add(ThreadSlot* slot, int64_t timer_interval_ns, JNIEnv* jni, MetaEvent start);
+  // Adds a foreign slot (no timer), unless any slot stands for its thread already.
+  AddResult addForeign(ThreadSlot* slot, JNIEnv* jni, MetaEvent start);
   // Arms or disarms the CPU timer of a registered slot (nothing once closed, or without one).
   void setTimerArmed(ThreadSlot& slot, bool armed);
   // Removes and returns the slot with that id (null if absent). Its timer is deleted.
   ThreadSlot* remove(uint32_t id);
+  // Removes and returns the foreign slot that stands for `thread` (null if none): a foreign
+  // thread has no thread-local slot to tell its ThreadEnd which slot is its.
+  ThreadSlot* removeForeign(JNIEnv* jni, jthread thread);
+  // Removes every foreign slot into `out`.
+  void removeAllForeign(std::vector<ThreadSlot*>& out);
   // Deletes every timer and refuses further additions.
   void close();
   size_t size();
@@ -85,8 +112,13 @@ class ThreadRegistry {
   }
 
  private:
+  // Queues `start` and inserts the slot. mutex_ held, not closed.
+  void insertLocked(ThreadSlot* slot, MetaEvent&& start);
+
+  MetaQueue& meta_;
   std::mutex mutex_;
   std::unordered_map<uint32_t, ThreadSlot*> slots_;
+  std::vector<ThreadSlot*> foreign_;  // the foreign ones among slots_ (a few JVM threads)
   bool closed_ = false;
   std::atomic<uint32_t> next_id_{1};
 };

@@ -1,5 +1,7 @@
 // Follows Java threads through JVMTI ThreadStart/ThreadEnd: registers them for sampling,
-// arms their CPU timers (cpu mode) and queues their thread records and events.
+// arms their CPU timers (cpu mode) and queues their thread records and events. In wall mode
+// it also registers, at VMInit, the threads that were running before (foreign slots,
+// thread_registry.h).
 #pragma once
 
 #include <jni.h>
@@ -9,6 +11,7 @@
 #include <cstdint>
 #include <string>
 
+#include "agent/lost_counters.h"
 #include "agent/meta_events.h"
 #include "agent/options.h"
 #include "agent/thread_registry.h"
@@ -17,9 +20,9 @@ namespace stackscope::agent {
 
 class ThreadTracker {
  public:
-  ThreadTracker(jvmtiEnv* jvmti, ThreadRegistry& registry, MetaQueue& meta, const Options& options,
-                int64_t start_ns)
-      : jvmti_(jvmti), registry_(registry), meta_(meta), options_(options), start_ns_(start_ns) {}
+  ThreadTracker(jvmtiEnv* jvmti, ThreadRegistry& registry, MetaQueue& meta, LostCounters& lost,
+                const Options& options, int64_t start_ns)
+      : jvmti_(jvmti), registry_(registry), meta_(meta), lost_(lost), options_(options), start_ns_(start_ns) {}
 
   // Live phase, before threads are followed: looks up Thread.getId for the Java thread ids.
   void init(JNIEnv* jni);
@@ -28,13 +31,25 @@ class ThreadTracker {
   void onStart(JNIEnv* jni, jthread thread);
   void onEnd(JNIEnv* jni, jthread thread);
 
+  // VMInit, once the agent's threads exist (is_agent_thread tells them): registers every
+  // live thread not registered yet as a foreign slot (wall mode only).
+  void registerRunning(JNIEnv* jni, bool (*is_agent_thread)(JNIEnv* jni, jthread thread));
+  // VM death, once the recording is finished: frees the foreign slots, which no ThreadEnd
+  // will remove any more.
+  void dropForeign(JNIEnv* jni);
+
  private:
   std::string threadName(jthread thread);
   int64_t javaId(JNIEnv* jni, jthread thread);
+  // A new slot for `thread`, and in `start` its ThreadStart event with its record.
+  ThreadSlot* newSlot(JNIEnv* jni, jthread thread, pid_t tid, MetaEvent& start);
+  void registerForeign(JNIEnv* jni, jthread thread);
+  void release(JNIEnv* jni, ThreadSlot* slot);
 
   jvmtiEnv* jvmti_;
   ThreadRegistry& registry_;
   MetaQueue& meta_;
+  LostCounters& lost_;
   const Options& options_;
   const int64_t start_ns_;
   std::atomic<jmethodID> get_id_{nullptr};

@@ -50,18 +50,35 @@ void WallSampler::tick() {
   sampled_ = 0;
   // The registry mutex is held across each signal: ThreadEnd cannot remove a thread (and
   // its tid be reused) between our look at it and the tgkill.
-  registry_.forEachLocked([&](ThreadSlot& slot) { sampleThread(slot, pid); });
+  registry_.forEachLocked([&](ThreadSlot& slot) { sampleThread(slot, pid, time_ns); });
   pushRepeats(time_ns);
 }
 
-void WallSampler::sampleThread(ThreadSlot& slot, pid_t pid) {
+bool WallSampler::liveState(const ThreadSlot& slot, uint8_t& state) {
+  jint bits = 0;
+  if (jvmti_->GetThreadState(slot.thread_ref, &bits) != JVMTI_ERROR_NONE || !(bits & JVMTI_THREAD_STATE_ALIVE)) {
+    return false;
+  }
+  state = static_cast<uint8_t>(threadStateFromJvmti(bits));
+  return true;
+}
+
+void WallSampler::sampleThread(ThreadSlot& slot, pid_t pid, int64_t time_ns) {
   // Left out by the annotation filter: no signal, no stack walk, not even a clock read.
   if (slot.excluded.load(std::memory_order_relaxed)) return;
-  ++sampled_;
-  if (slot.wall_pending.load(std::memory_order_acquire)) {
-    // Still has not handled the previous tick's signal (starved of CPU).
-    lost_.add(format::LostReason::TimerOverrun);
+  if (slot.foreign) {
+    sampleForeign(slot, time_ns);
     return;
+  }
+  ++sampled_;
+  switch (addPendingTick(slot.wall_pending, max_pending_weight_)) {
+    case PendingTick::Added:  // starved of CPU: the capture still to come stands for this tick too
+      return;
+    case PendingTick::Full:
+      lost_.add(format::LostReason::TimerOverrun);
+      return;
+    case PendingTick::NotPending:
+      break;
   }
   const int64_t cpu = threadCpuTimeNs(slot.tid);
   const bool has_stack = slot.has_stack.load(std::memory_order_acquire);
@@ -71,13 +88,11 @@ void WallSampler::sampleThread(ThreadSlot& slot, pid_t pid) {
     repeat(slot, slot.last_state);
     return;
   }
-  jint bits = 0;
-  if (jvmti_->GetThreadState(slot.thread_ref, &bits) != JVMTI_ERROR_NONE ||
-      !(bits & JVMTI_THREAD_STATE_ALIVE)) {
+  uint8_t state = 0;
+  if (!liveState(slot, state)) {
     lost_.add(format::LostReason::ThreadExiting);
     return;
   }
-  const auto state = static_cast<uint8_t>(threadStateFromJvmti(bits));
   slot.last_seen_cpu = cpu;
   slot.last_state = state;
   // The signal interrupted this very wait (same state) and the thread used no more CPU than
@@ -90,11 +105,56 @@ void WallSampler::sampleThread(ThreadSlot& slot, pid_t pid) {
   }
   slot.wall_state.store(state, std::memory_order_relaxed);
   slot.signalled_state = state;
-  slot.wall_pending.store(true, std::memory_order_release);  // publishes wall_state too
+  slot.wall_pending.store(1, std::memory_order_release);  // publishes wall_state too
   if (syscall(SYS_tgkill, pid, slot.tid, SIGPROF) != 0) {
-    slot.wall_pending.store(false, std::memory_order_relaxed);
+    slot.wall_pending.store(0, std::memory_order_relaxed);
     lost_.add(format::LostReason::ThreadExiting);
   }
+}
+
+void WallSampler::sampleForeign(ThreadSlot& slot, int64_t time_ns) {
+  uint8_t state = 0;
+  // A thread that ended is due no sample: its ThreadEnd removes the slot, or already ran
+  // (it ended while VMInit listed the threads) and the slot just stays idle.
+  if (!liveState(slot, state)) return;
+  ++sampled_;
+  // Without a tid there is no CPU clock to tell whether the thread ran: a stack captured in
+  // the same idle state is taken as its stack still, as for a thread interrupted in a wait;
+  // a running one is read again.
+  if (slot.has_stack.load(std::memory_order_relaxed) && state != kRunning && state == slot.signalled_state) {
+    repeat(slot, state);
+    return;
+  }
+  captureForeign(slot, state, time_ns);
+}
+
+void WallSampler::captureForeign(ThreadSlot& slot, uint8_t state, int64_t time_ns) {
+  jint count = 0;
+  // Read before claiming a ring slot: the writer must not wait at a claimed slot while the
+  // JVM brings the thread to a handshake.
+  if (jvmti_->GetStackTrace(slot.thread_ref, 0, kMaxFrames, frames_.data(), &count) != JVMTI_ERROR_NONE) {
+    lost_.add(format::LostReason::ThreadExiting);
+    return;
+  }
+  const SampleRing::Claim claim = ring_.tryClaim();
+  if (!claim) {
+    lost_.add(format::LostReason::BufferFull);
+    return;
+  }
+  SampleSlot& sample = *claim.slot;
+  sample.time_ns = time_ns;
+  sample.thread = slot.id;
+  sample.annotation = slot.annotation.load(std::memory_order_relaxed);
+  sample.state = state;
+  sample.weight = 1;
+  sample.kind = SlotKind::Stack;
+  sample.count = static_cast<uint16_t>(count);
+  for (jint i = 0; i < count; ++i) {
+    sample.frames[i] = {static_cast<int32_t>(frames_[i].location), frames_[i].method};
+  }
+  ring_.publish(claim);
+  slot.signalled_state = state;
+  slot.has_stack.store(true, std::memory_order_relaxed);
 }
 
 void WallSampler::repeat(ThreadSlot& slot, uint8_t state) {

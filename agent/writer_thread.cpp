@@ -142,7 +142,7 @@ void WriterThread::writeStack(JNIEnv* jni, const SampleSlot& slot) {
   last_stack_[slot.thread] = stack;
   ensureAnnotation(slot.annotation);
   in_.writer->writeSample(
-      {slot.time_ns, slot.thread, stack, static_cast<format::ThreadState>(slot.state), 1, slot.annotation});
+      {slot.time_ns, slot.thread, stack, static_cast<format::ThreadState>(slot.state), slot.weight, slot.annotation});
 }
 
 void WriterThread::writeRepeats(const SampleSlot& slot) {
