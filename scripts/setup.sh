@@ -18,5 +18,10 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
+echo "setup: building into build/ (log: build/build.log)" >&2
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build build -j"$(nproc)"
+if ! cmake --build build -j"$(nproc)" >build/build.log 2>&1; then
+  tail -n 60 build/build.log >&2
+  echo "setup: the build failed; the whole log is build/build.log" >&2
+  exit 1
+fi
