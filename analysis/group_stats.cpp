@@ -18,25 +18,27 @@ std::vector<uint64_t> countByKey(const Recording& recording, GroupBy by, const S
   return counts;
 }
 
-std::string valueOf(const Recording& recording, GroupBy by, size_t key) {
-  if (by == GroupBy::State) return format::threadStateName(static_cast<format::ThreadState>(key));
-  if (key == 0 || key >= recording.annotations.size()) return kNoValue;
+// The group of a key: (unset, value).
+std::pair<bool, std::string> groupOf(const Recording& recording, GroupBy by, size_t key) {
+  if (by == GroupBy::State) return {false, format::threadStateName(static_cast<format::ThreadState>(key))};
+  if (key == 0 || key >= recording.annotations.size()) return {true, kNoValue};
   const uint32_t id = recording.annotations[key][static_cast<size_t>(by) - static_cast<size_t>(GroupBy::User)];
-  return id == 0 ? kNoValue : recording.string(id);
+  if (id == 0) return {true, kNoValue};
+  return {false, recording.string(id)};
 }
 
 }  // namespace
 
 GroupStats computeGroupStats(const Recording& recording, GroupBy by, const SamplePredicate& keep) {
   const std::vector<uint64_t> counts = countByKey(recording, by, keep);
-  std::map<std::string, uint64_t> by_value;  // several annotations share one user, say
+  std::map<std::pair<bool, std::string>, uint64_t> by_group;  // several annotations share one user, say
   GroupStats stats;
   for (size_t key = 0; key < counts.size(); ++key) {
     if (counts[key] == 0) continue;
-    by_value[valueOf(recording, by, key)] += counts[key];
+    by_group[groupOf(recording, by, key)] += counts[key];
     stats.samples += counts[key];
   }
-  for (auto& [value, samples] : by_value) stats.groups.push_back({value, samples});
+  for (auto& [group, samples] : by_group) stats.groups.push_back({group.second, samples, group.first});
   std::stable_sort(stats.groups.begin(), stats.groups.end(), [](auto& a, auto& b) { return a.samples > b.samples; });
   return stats;
 }

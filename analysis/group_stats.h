@@ -1,6 +1,6 @@
 // Samples grouped by one property of the sample: its thread state, or one field of its
 // thread's annotation (user, session, request, application, component). Unset values form
-// their own group, named "(none)".
+// their own group, named "(none)" and marked unset.
 #pragma once
 
 #include <cstdint>
@@ -14,8 +14,9 @@ namespace stackscope::analysis {
 enum class GroupBy { State, User, Session, Request, Application, Component };
 
 struct GroupStat {
-  std::string value;
+  std::string value;  // kNoValue when unset
   uint64_t samples = 0;
+  bool unset = false;  // tells the unset group from a value that happens to read "(none)"
 };
 
 struct GroupStats {

@@ -88,6 +88,7 @@ Json groupJson(const analysis::Recording& rec, const analysis::GroupStats& stats
   const size_t shown = options.rows(stats.groups.size());
   for (size_t i = 0; i < shown; ++i)
     groups.push_back({{"value", stats.groups[i].value},
+                      {"unset", stats.groups[i].unset},
                       {"samples", stats.groups[i].samples},
                       {"pct", jsonPercent(stats.groups[i].samples, stats.samples)}});
   out[view] = std::move(groups);

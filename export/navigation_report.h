@@ -3,8 +3,8 @@
 // components). Text tables and JSON, with the same header as every report.
 //   callers JSON: "focus": [globs], "focus_samples", "nodes": [{id, parent, level, samples,
 //                 pct (of the view's samples), self, method, signature}] depth-first;
-//   group JSON:   "groups": [{value, samples, pct}] under a key named by the view
-//                 ("states", "users", …), unset values as "(none)".
+//   group JSON:   [{value, unset, samples, pct}] under a key named by the view ("states",
+//                 "users", …); the unset group reads "(none)" with unset true.
 #pragma once
 
 #include <ostream>
