@@ -37,17 +37,7 @@ public final class AnnotatedChange {
                 Thread.sleep(budgetNs / MS);
                 return System.nanoTime() - start;
             }
-            long start = Cpu.threadNs();
-            long end = start + budgetNs;
-            long x = Cpu.sink | 1;
-            do {
-                for (int i = 0; i < 20_000; i++) {
-                    x = x * 6364136223846793005L + 1442695040888963407L;
-                    x ^= x >>> 29;
-                }
-            } while (Cpu.threadNs() < end);
-            Cpu.sink = x;
-            return Cpu.threadNs() - start;
+            return Cpu.burn(budgetNs);
         }
     }
 }

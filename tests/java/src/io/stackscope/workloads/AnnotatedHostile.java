@@ -34,50 +34,10 @@ public final class AnnotatedHostile {
     }
 
     static final class Hostile {
-        static void huge(long ns) { spin(ns, 1); }
-        static void unicode(long ns) { spin2(ns); }
-        static void surrogate(long ns) { spin3(ns); }
-        static void empty(long ns) { spin4(ns); }
-        static void nulls(long ns) { spin5(ns); }
-
-        private static void spin(long ns, long seed) {
-            long end = Cpu.threadNs() + ns;
-            long x = Cpu.sink | seed;
-            do { for (int i = 0; i < 20_000; i++) { x = x * 6364136223846793005L + 1; x ^= x >>> 29; } }
-            while (Cpu.threadNs() < end);
-            Cpu.sink = x;
-        }
-
-        private static void spin2(long ns) {
-            long end = Cpu.threadNs() + ns;
-            long x = Cpu.sink | 1;
-            do { for (int i = 0; i < 20_000; i++) { x = x * 6364136223846793005L + 3; x ^= x >>> 27; } }
-            while (Cpu.threadNs() < end);
-            Cpu.sink = x;
-        }
-
-        private static void spin3(long ns) {
-            long end = Cpu.threadNs() + ns;
-            long x = Cpu.sink | 1;
-            do { for (int i = 0; i < 20_000; i++) { x = x * 6364136223846793005L + 5; x ^= x >>> 25; } }
-            while (Cpu.threadNs() < end);
-            Cpu.sink = x;
-        }
-
-        private static void spin4(long ns) {
-            long end = Cpu.threadNs() + ns;
-            long x = Cpu.sink | 1;
-            do { for (int i = 0; i < 20_000; i++) { x = x * 6364136223846793005L + 7; x ^= x >>> 23; } }
-            while (Cpu.threadNs() < end);
-            Cpu.sink = x;
-        }
-
-        private static void spin5(long ns) {
-            long end = Cpu.threadNs() + ns;
-            long x = Cpu.sink | 1;
-            do { for (int i = 0; i < 20_000; i++) { x = x * 6364136223846793005L + 9; x ^= x >>> 21; } }
-            while (Cpu.threadNs() < end);
-            Cpu.sink = x;
-        }
+        static void huge(long ns) { Cpu.burn(ns); }
+        static void unicode(long ns) { Cpu.burn(ns); }
+        static void surrogate(long ns) { Cpu.burn(ns); }
+        static void empty(long ns) { Cpu.burn(ns); }
+        static void nulls(long ns) { Cpu.burn(ns); }
     }
 }

@@ -19,12 +19,6 @@ public final class AnnotatedMany {
     }
 
     static final class Many {
-        static void burn(long ns) {
-            long end = Cpu.threadNs() + ns;
-            long x = Cpu.sink | 1;
-            do { for (int i = 0; i < 20_000; i++) { x = x * 6364136223846793005L + 1; x ^= x >>> 29; } }
-            while (Cpu.threadNs() < end);
-            Cpu.sink = x;
-        }
+        static void burn(long ns) { Cpu.burn(ns); }
     }
 }

@@ -73,57 +73,12 @@ public final class AnnotatedScopes {
         }
     }
 
-    /** One method per level, each with its own loop so its samples land in it. */
+    /** One method per level: a level's samples have it on the stack (the tests check totals). */
     static final class Levels {
-        static long before(long ns) { return burn(ns); }
-        static long inner(long ns) { return burn2(ns); }
-        static long innermost(long ns) { return burn3(ns); }
-        static long after(long ns) { return burn4(ns); }
-        static long plain(long ns) { return burn5(ns); }
-
-        private static long burn(long ns) {
-            long start = Cpu.threadNs();
-            long x = Cpu.sink | 1;
-            do { for (int i = 0; i < 20_000; i++) { x = x * 6364136223846793005L + 1; x ^= x >>> 29; } }
-            while (Cpu.threadNs() < start + ns);
-            Cpu.sink = x;
-            return Cpu.threadNs() - start;
-        }
-
-        private static long burn2(long ns) {
-            long start = Cpu.threadNs();
-            long x = Cpu.sink | 1;
-            do { for (int i = 0; i < 20_000; i++) { x = x * 6364136223846793005L + 3; x ^= x >>> 27; } }
-            while (Cpu.threadNs() < start + ns);
-            Cpu.sink = x;
-            return Cpu.threadNs() - start;
-        }
-
-        private static long burn3(long ns) {
-            long start = Cpu.threadNs();
-            long x = Cpu.sink | 1;
-            do { for (int i = 0; i < 20_000; i++) { x = x * 6364136223846793005L + 5; x ^= x >>> 25; } }
-            while (Cpu.threadNs() < start + ns);
-            Cpu.sink = x;
-            return Cpu.threadNs() - start;
-        }
-
-        private static long burn4(long ns) {
-            long start = Cpu.threadNs();
-            long x = Cpu.sink | 1;
-            do { for (int i = 0; i < 20_000; i++) { x = x * 6364136223846793005L + 7; x ^= x >>> 23; } }
-            while (Cpu.threadNs() < start + ns);
-            Cpu.sink = x;
-            return Cpu.threadNs() - start;
-        }
-
-        private static long burn5(long ns) {
-            long start = Cpu.threadNs();
-            long x = Cpu.sink | 1;
-            do { for (int i = 0; i < 20_000; i++) { x = x * 6364136223846793005L + 9; x ^= x >>> 21; } }
-            while (Cpu.threadNs() < start + ns);
-            Cpu.sink = x;
-            return Cpu.threadNs() - start;
-        }
+        static long before(long ns) { return Cpu.burn(ns); }
+        static long inner(long ns) { return Cpu.burn(ns); }
+        static long innermost(long ns) { return Cpu.burn(ns); }
+        static long after(long ns) { return Cpu.burn(ns); }
+        static long plain(long ns) { return Cpu.burn(ns); }
     }
 }

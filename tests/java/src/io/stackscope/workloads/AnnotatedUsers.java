@@ -56,41 +56,11 @@ public final class AnnotatedUsers {
     }
 
     static final class U1Work {
-        static long burn(long x, long budgetNs) {
-            long end = Cpu.threadNs() + budgetNs;
-            do {
-                for (int i = 0; i < 20_000; i++) {
-                    x = x * 6364136223846793005L + 1442695040888963407L;
-                    x ^= x >>> 31;
-                }
-            } while (Cpu.threadNs() < end);
-            return x;
-        }
-
-        static long hash(long x, long budgetNs) {
-            long end = Cpu.threadNs() + budgetNs;
-            int[] a = new int[1024];
-            do {
-                for (int i = 0; i < 20_000; i++) {
-                    int j = (int) (x & 1023);
-                    a[j] += (int) x ^ a[(j + 511) & 1023];
-                    x = (x << 13 | x >>> 51) + a[j];
-                }
-            } while (Cpu.threadNs() < end);
-            return x;
-        }
+        static long burn(long x, long budgetNs) { return Cpu.mix(x, budgetNs); }
+        static long hash(long x, long budgetNs) { return Cpu.shuffle(x, budgetNs); }
     }
 
     static final class U2Work {
-        static long burn(long x, long budgetNs) {
-            long end = Cpu.threadNs() + budgetNs;
-            double d = (x & 0xffff) + 1.5;
-            do {
-                for (int i = 0; i < 20_000; i++) {
-                    d = Math.sqrt(d * 1.000001 + i) + 1.0 / d;
-                }
-            } while (Cpu.threadNs() < end);
-            return x ^ Double.doubleToRawLongBits(d);
-        }
+        static long burn(long x, long budgetNs) { return Cpu.sqrtChain(x, budgetNs); }
     }
 }

@@ -37,25 +37,11 @@ public final class PhasesMarked {
     }
 
     static final class Init {
-        static long run(long ns) {
-            long start = Cpu.threadNs();
-            long x = Cpu.sink | 1;
-            do { for (int i = 0; i < 20_000; i++) { x = x * 6364136223846793005L + 1; x ^= x >>> 29; } }
-            while (Cpu.threadNs() < start + ns);
-            Cpu.sink = x;
-            return Cpu.threadNs() - start;
-        }
+        static long run(long ns) { return Cpu.burn(ns); }
     }
 
     static final class Work {
-        static long run(long ns) {
-            long start = Cpu.threadNs();
-            long x = Cpu.sink | 1;
-            do { for (int i = 0; i < 20_000; i++) { x = x * 6364136223846793005L + 3; x ^= x >>> 27; } }
-            while (Cpu.threadNs() < start + ns);
-            Cpu.sink = x;
-            return Cpu.threadNs() - start;
-        }
+        static long run(long ns) { return Cpu.burn(ns); }
     }
 
     static final class Idle {

@@ -35,41 +35,8 @@ public final class ThreeWay {
         System.out.println("truth gamma " + spent[2]);
     }
 
-    /** Integer multiply-xorshift chain. */
-    static long alpha(long x, long budgetNs) {
-        long end = Cpu.threadNs() + budgetNs;
-        do {
-            for (int i = 0; i < 20_000; i++) {
-                x = x * 6364136223846793005L + 1442695040888963407L;
-                x ^= x >>> 31;
-            }
-        } while (Cpu.threadNs() < end);
-        return x;
-    }
-
-    /** Array shuffling and summing, so beta's code differs from alpha's. */
-    static long beta(long x, long budgetNs) {
-        long end = Cpu.threadNs() + budgetNs;
-        int[] a = new int[1024];
-        do {
-            for (int i = 0; i < 20_000; i++) {
-                int j = (int) (x & 1023);
-                a[j] += (int) x ^ a[(j + 511) & 1023];
-                x = (x << 13 | x >>> 51) + a[j];
-            }
-        } while (Cpu.threadNs() < end);
-        return x;
-    }
-
-    /** Floating-point recurrence. */
-    static long gamma(long x, long budgetNs) {
-        long end = Cpu.threadNs() + budgetNs;
-        double d = (x & 0xffff) + 1.5;
-        do {
-            for (int i = 0; i < 20_000; i++) {
-                d = Math.sqrt(d * 1.000001 + i) + 1.0 / d;
-            }
-        } while (Cpu.threadNs() < end);
-        return x ^ Double.doubleToRawLongBits(d);
-    }
+    // Three kinds of work, each in its own method so its samples count for it.
+    static long alpha(long x, long budgetNs) { return Cpu.mix(x, budgetNs); }
+    static long beta(long x, long budgetNs) { return Cpu.shuffle(x, budgetNs); }
+    static long gamma(long x, long budgetNs) { return Cpu.sqrtChain(x, budgetNs); }
 }
