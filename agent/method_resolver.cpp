@@ -39,6 +39,15 @@ uint32_t MethodResolver::idFor(JNIEnv* jni, const void* method) {
   return it->second;
 }
 
+uint32_t MethodResolver::truncatedId() {
+  if (truncated_id_ == 0) {
+    truncated_id_ = next_id_++;
+    writer_.writeMethod({truncated_id_, writer_.internString(""), writer_.internString("[truncated]"),
+                         writer_.internString(""), 0, {}});
+  }
+  return truncated_id_;
+}
+
 format::MethodRecord MethodResolver::describe(JNIEnv* jni, jmethodID method, uint32_t id) {
   format::MethodRecord record;
   record.id = id;

@@ -20,6 +20,9 @@ class MethodResolver {
   // The method's id; a method JVMTI cannot describe (its class was unloaded meanwhile, or a
   // null id) gets a record with "<unknown>" names rather than failing the sample.
   uint32_t idFor(JNIEnv* jni, const void* method);
+  // The pseudo-method "[truncated]" (no class) that stands, as the outermost frame, for the
+  // frames of a stack deeper than the walk keeps (docs/format.md).
+  uint32_t truncatedId();
 
  private:
   format::MethodRecord describe(JNIEnv* jni, jmethodID method, uint32_t id);
@@ -28,6 +31,7 @@ class MethodResolver {
   format::RecordingWriter& writer_;
   std::unordered_map<const void*, uint32_t> ids_;
   uint32_t next_id_ = 1;
+  uint32_t truncated_id_ = 0;
 };
 
 }  // namespace stackscope::agent

@@ -138,6 +138,8 @@ void WriterThread::writeStack(JNIEnv* jni, const SampleSlot& slot) {
   for (uint16_t i = 0; i < slot.count; ++i) {
     frames_[i] = {methods_.idFor(jni, slot.frames[i].method), slot.frames[i].bci};
   }
+  // A full walk may have been cut: say so where the missing (outer) frames would be.
+  if (slot.count == kMaxFrames) frames_.push_back({methods_.truncatedId(), -1});
   const uint32_t stack = in_.writer->internStack(frames_.data(), frames_.size());
   last_stack_[slot.thread] = stack;
   ensureAnnotation(slot.annotation);

@@ -44,5 +44,23 @@ TEST_F(RecursionTotals, RecursiveMethodIsCountedOncePerSample) {
   EXPECT_EQ(deepest, 200);
 }
 
+// Deeper than the 512 frames a walk keeps: the stacks end in the "[truncated]" pseudo-frame,
+// so a cut stack is never mistaken for a whole one.
+TEST_F(RecursionTotals, StacksDeeperThanTheWalkAreMarkedTruncated) {
+  ProcessResult rec = record({"-e", "cpu"}, file("deep.ssr"), "Recursion", {"1000", "600"});
+  ASSERT_EQ(rec.exit_code, 0) << rec.err;
+  json methods = report(file("deep.ssr"));
+  const double samples = methods.at("samples").get<double>();
+  ASSERT_GT(samples, 30) << "about 100 expected from 1 s of CPU at 10 ms";
+  const json* truncated = find(methods, "methods", "method", "[truncated]");
+  ASSERT_NE(truncated, nullptr) << methods.dump(1);
+  EXPECT_GE(truncated->at("total_pct").get<double>(), 90.0) << "nearly every sample is 600 deep";
+  EXPECT_EQ(truncated->at("self").get<double>(), 0.0);
+  json tree = report(file("deep.ssr"), {"--view", "tree", "--top", "0"});
+  int deepest = -1;
+  for (const json& node : tree.at("nodes")) deepest = std::max(deepest, node.at("level").get<int>());
+  EXPECT_EQ(deepest, 512) << "512 kept frames below the marker at level 0";
+}
+
 }  // namespace
 }  // namespace it
