@@ -28,6 +28,7 @@
 #include "agent/status.h"
 #include "agent/thread_registry.h"
 #include "agent/thread_tracker.h"
+#include "agent/vm_flags.h"
 #include "agent/wall_sampler.h"
 #include "agent/writer_thread.h"
 #include "format/writer.h"
@@ -72,6 +73,7 @@ struct Agent {
   WallSampler wall;
   WriterThread writer_thread;
   bool recording = false;  // between VMInit and VMDeath (callbacks of those two only)
+  format::NonSafepointDebug non_safepoint_debug = format::NonSafepointDebug::Off;
 };
 
 Agent* g_agent = nullptr;
@@ -138,6 +140,7 @@ void writeRecordingInfo(Agent& agent, JNIEnv* jni) {
   info.pid = getpid();
   info.jvm = systemProperty(agent.jvmti, "java.vm.name") + " " + javaVersion(jni);
   info.options = agent.options_text;
+  info.non_safepoint_debug = agent.non_safepoint_debug;
   agent.writer.writeInfo(info);
 }
 
@@ -206,9 +209,9 @@ void JNICALL onClassPrepare(jvmtiEnv* jvmti, JNIEnv* jni, jthread, jclass klass)
   bindIfJavaApi(jvmti, jni, klass);
 }
 
-// Deliberately empty: with this event enabled HotSpot keeps debug information at
-// non-safepoint locations of compiled code, which gives stack walks from a signal precise
-// frames and bcis instead of safepoint-biased ones.
+// Deliberately empty: with this event enabled HotSpot is asked for debug information at
+// non-safepoint locations of compiled code. Not every compiler honours the request, which is
+// why turnOnNonSafepointDebug also sets the flag.
 void JNICALL onCompiledMethodLoad(jvmtiEnv*, jmethodID, jint, const void*, jint, const jvmtiAddrLocationMap*,
                                   const void*) {}
 
@@ -239,6 +242,23 @@ jvmtiError enableEvents(jvmtiEnv* jvmti) {
   return error;
 }
 
+// Without debug information between safepoints, a sample in compiled code is placed at the
+// nearest safepoint's method and bci: often an inlined callee's or caller's, not the code that
+// ran. Enabling CompiledMethodLoad events does not turn it on for C2; the flag does. Set at
+// load, before the first compilation, so every compiled method carries it.
+format::NonSafepointDebug turnOnNonSafepointDebug() {
+  VmStructs vm;
+  const FlagOutcome outcome = vm.bind(lookupJvmSymbol) ? turnOnBoolFlag(vm, "DebugNonSafepoints") : FlagOutcome::Unknown;
+  if (outcome == FlagOutcome::Unknown) {
+    std::fprintf(stderr,
+                 "stackscope: cannot turn on DebugNonSafepoints (no HotSpot flag table): samples in compiled code "
+                 "may be attributed to a nearby inlined method; -XX:+UnlockDiagnosticVMOptions "
+                 "-XX:+DebugNonSafepoints does it by hand\n");
+    return format::NonSafepointDebug::Off;
+  }
+  return format::NonSafepointDebug::On;
+}
+
 jint load(JavaVM* vm, const Options& options, const std::string& text) {
   void* walk = findAsyncGetCallTrace();
   if (!walk) return refuse(options.strict, "stackscope: this JVM has no AsyncGetCallTrace");
@@ -263,6 +283,7 @@ jint load(JavaVM* vm, const Options& options, const std::string& text) {
     return refuse(options.strict, message);
   }
   g_agent = agent;
+  agent->non_safepoint_debug = turnOnNonSafepointDebug();
   initJavaApi({&agent->meta, &agent->annotations, &agent->registry, agent->start_ns,
                options.mode == SampleMode::Cpu});
   const bool wall = options.mode == SampleMode::Wall;

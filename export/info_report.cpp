@@ -98,6 +98,7 @@ void writeInfoText(std::ostream& out, const FileInspection& in, const InfoOption
     writeField(out, "", fmt::format("status every {}, pid {}", formatDuration(in.info.status_interval_ns), in.info.pid));
     writeField(out, "JVM", in.info.jvm);
     writeField(out, "Options", in.info.options);
+    writeField(out, "Debug info", fmt::format("between safepoints: {}", format::nonSafepointDebugName(in.info.non_safepoint_debug)));
   } else {
     writeField(out, "Recording", "no recording info in the file");
   }
@@ -137,7 +138,8 @@ Json infoJson(const FileInspection& in, const InfoOptions& options) {
                  {"start_epoch_ns", in.info.start_epoch_ns},
                  {"pid", in.info.pid},
                  {"jvm", in.info.jvm},
-                 {"options", in.info.options}};
+                 {"options", in.info.options},
+                 {"non_safepoint_debug", format::nonSafepointDebugName(in.info.non_safepoint_debug)}};
   Json records = Json::object();
   for (const analysis::RecordCount& r : in.records) records[r.name] = r.count;
   const analysis::StatusSummary& s = in.status;

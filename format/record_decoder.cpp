@@ -20,6 +20,11 @@ bool decodeBody(RecordType type, ByteCursor& in, int64_t& time, RecordVisitor& v
       r.pid = in.signedVarint();
       r.jvm = in.bytes();
       r.options = in.bytes();
+      if (!in.atEnd()) {
+        const uint32_t debug = in.u32();
+        // A value from a newer writer that this reader does not know reads as "not recorded".
+        if (debug <= static_cast<uint32_t>(NonSafepointDebug::On)) r.non_safepoint_debug = NonSafepointDebug(debug);
+      }
       if (in.failed()) return false;
       v.info(r);
       return true;

@@ -17,6 +17,15 @@ const char* threadStateName(ThreadState state) {
 
 const char* lostReasonName(LostReason reason) {
   switch (reason) {
+const char* nonSafepointDebugName(NonSafepointDebug value) {
+  switch (value) {
+    case NonSafepointDebug::Off: return "off";
+    case NonSafepointDebug::On: return "on";
+    case NonSafepointDebug::NotRecorded: break;
+  }
+  return "not recorded";
+}
+
     case LostReason::NoJavaFrame: return "no_java_frame";
     case LostReason::NotWalkable: return "not_walkable";
     case LostReason::GcActive: return "gc_active";

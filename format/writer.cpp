@@ -111,6 +111,7 @@ void RecordingWriter::writeInfo(const RecordingInfo& info) {
   putSigned(scratch_, info.pid);
   putBytes(scratch_, info.jvm);
   putBytes(scratch_, info.options);
+  putVarint(scratch_, static_cast<uint8_t>(info.non_safepoint_debug));
   endRecord(map_, RecordType::RecordingInfo, scratch_);
 }
 
