@@ -15,8 +15,6 @@ const char* threadStateName(ThreadState state) {
   return "unknown";
 }
 
-const char* lostReasonName(LostReason reason) {
-  switch (reason) {
 const char* nonSafepointDebugName(NonSafepointDebug value) {
   switch (value) {
     case NonSafepointDebug::Off: return "off";
@@ -26,6 +24,8 @@ const char* nonSafepointDebugName(NonSafepointDebug value) {
   return "not recorded";
 }
 
+const char* lostReasonName(LostReason reason) {
+  switch (reason) {
     case LostReason::NoJavaFrame: return "no_java_frame";
     case LostReason::NotWalkable: return "not_walkable";
     case LostReason::GcActive: return "gc_active";

@@ -69,8 +69,6 @@ enum class LostReason : uint8_t {
 inline constexpr int kLostReasonMax = 12;
 const char* lostReasonName(LostReason reason);
 
-struct RecordingInfo {
-  int64_t start_epoch_ns = 0;  // wall-clock time of time 0
 enum class NonSafepointDebug : uint8_t {
   NotRecorded = 0,  // a file from a writer that did not say
   Off = 1,          // the agent could not turn it on (samples in compiled code may be skewed)
@@ -78,17 +76,19 @@ enum class NonSafepointDebug : uint8_t {
 };
 const char* nonSafepointDebugName(NonSafepointDebug value);
 
+struct RecordingInfo {
+  int64_t start_epoch_ns = 0;  // wall-clock time of time 0
   std::string mode;            // "cpu" or "wall"
   int64_t interval_ns = 0;     // sampling interval
   int64_t status_interval_ns = 0;
   int64_t pid = 0;
   std::string jvm;             // VM name and version
   std::string options;         // the agent options as given
-};
-
   // Whether compiled code kept debug information between safepoints, which places samples
   // in compiled code on the right (inlined) method and bci. Optional trailing field.
   NonSafepointDebug non_safepoint_debug = NonSafepointDebug::NotRecorded;
+};
+
 struct LineEntry {
   uint32_t bci = 0;
   uint32_t line = 0;
