@@ -1,6 +1,7 @@
 // Entry points of libstackscope.so and the JVMTI callbacks that drive the recording.
 //
-// Life cycle: Agent_OnLoad parses options, opens the file, installs the SIGPROF handler and
+// Life cycle: Agent_OnLoad refuses a second load into one process, parses options, sets up
+// what child JVMs inherit (process_env.h), opens the file, installs the SIGPROF handler and
 // enables events; VMInit registers the main thread, writes the recording info and starts the
 // writer (and, in wall mode, the sampler) thread, then registers (wall mode) the threads
 // already running; ThreadStart/ThreadEnd follow the other threads; VMDeath stops everything
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <ctime>
 #include <string>
 
 #include "agent/annotation_table.h"
@@ -23,6 +25,8 @@
 #include "agent/lost_counters.h"
 #include "agent/meta_events.h"
 #include "agent/options.h"
+#include "agent/process_env.h"
+#include "agent/recording_file.h"
 #include "agent/sample_slot.h"
 #include "agent/stack_capture.h"
 #include "agent/status.h"
@@ -259,6 +263,15 @@ format::NonSafepointDebug turnOnNonSafepointDebug() {
   return format::NonSafepointDebug::On;
 }
 
+// The JVM's start for %t in file=: local time, as users read it next to their files.
+std::string localStartTime() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  char text[32] = "";
+  if (localtime_r(&now, &tm)) std::strftime(text, sizeof text, "%Y%m%d-%H%M%S", &tm);
+  return text;
+}
+
 jint load(JavaVM* vm, const Options& options, const std::string& text) {
   void* walk = findAsyncGetCallTrace();
   if (!walk) return refuse(options.strict, "stackscope: this JVM has no AsyncGetCallTrace");
@@ -277,11 +290,12 @@ jint load(JavaVM* vm, const Options& options, const std::string& text) {
   }
 
   auto* agent = new Agent(jvmti, options, text);
-  if (!agent->writer.open(options.file)) {
-    const std::string message = "stackscope: " + agent->writer.lastError();
+  const OpenedRecording file = openRecording(agent->writer, options, getpid(), localStartTime());
+  if (!file.ok) {
     delete agent;  // nothing refers to it yet
-    return refuse(options.strict, message);
+    return refuse(options.strict, file.error);
   }
+  if (!file.notice.empty()) std::fprintf(stderr, "%s\n", file.notice.c_str());
   g_agent = agent;
   agent->non_safepoint_debug = turnOnNonSafepointDebug();
   initJavaApi({&agent->meta, &agent->annotations, &agent->registry, agent->start_ns,
@@ -305,8 +319,17 @@ extern "C" {
 JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM* vm, char* options, void*) {
   using namespace stackscope::agent;
   const std::string text = options ? options : "";
+  // Before anything else, and never fatal: a second agent would share this process's signal
+  // handler and could truncate the first one's file.
+  if (!claimProcess()) {
+    std::fprintf(stderr, "stackscope: the agent is already loaded in this JVM; keeping the first, ignoring '%s'\n",
+                 text.c_str());
+    return JNI_OK;
+  }
   const ParseResult parsed = parseOptions(text, getpid());
   if (!parsed.ok) return refuse(parsed.strict, parsed.error);
+  const std::string children_problem = applyChildren(parsed.options.children, text);
+  if (!children_problem.empty()) std::fprintf(stderr, "%s\n", children_problem.c_str());
   return load(vm, parsed.options, text);
 }
 

@@ -24,6 +24,8 @@ bool AnnotationFilter::parse(std::string_view text, std::string& why) {
     const size_t colon = entry.find(':');
     if (colon == std::string_view::npos) {
       why = "expected KEY:GLOB, not '" + std::string(entry) + "'";
+      // KEY=VALUE is how report's --where reads; say which syntax this is.
+      if (entry.find('=') != std::string_view::npos) why += " (the filter is written user:u1, not user=u1 as in --where)";
       return false;
     }
     const int field = annotationFieldFromName(entry.substr(0, colon));

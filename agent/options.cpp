@@ -1,12 +1,16 @@
 #include "agent/options.h"
 
+#include <algorithm>
+#include <vector>
+
 #include "common/duration.h"
 
 namespace stackscope::agent {
 
 namespace {
 
-constexpr std::string_view kKnownKeys = "event, interval, file, status, filter, strict";
+constexpr std::string_view kKnownKeys = "event, interval, file, overwrite, children, status, filter, strict";
+constexpr std::string_view kValueKeys[] = {"event", "interval", "file", "overwrite", "children", "status", "filter"};
 
 std::string badOption(std::string_view item, std::string_view why) {
   std::string message = "stackscope: bad agent option '";
@@ -32,6 +36,21 @@ bool parseBoundedDuration(std::string_view value, int64_t min, int64_t max, cons
   return true;
 }
 
+bool parseYesNo(std::string_view value, bool& out, std::string& why) {
+  if (value != "yes" && value != "no") {
+    why = "expected yes or no";
+    return false;
+  }
+  out = value == "yes";
+  return true;
+}
+
+bool isValueKey(std::string_view key) {
+  for (std::string_view known : kValueKeys)
+    if (key == known) return true;
+  return false;
+}
+
 // Applies one "key=value" or "key" item; returns false with `why` set on error.
 bool applyItem(std::string_view item, Options& options, std::string& why) {
   const size_t eq = item.find('=');
@@ -47,7 +66,7 @@ bool applyItem(std::string_view item, Options& options, std::string& why) {
     options.strict = true;
     return true;
   }
-  if (key != "event" && key != "interval" && key != "file" && key != "status" && key != "filter") {
+  if (!isValueKey(key)) {
     why = std::string("unknown option (known: ").append(kKnownKeys).append(")");
     return false;
   }
@@ -74,6 +93,13 @@ bool applyItem(std::string_view item, Options& options, std::string& why) {
                                 options.status_interval_ns, why);
   }
   if (key == "filter") return options.filter.parse(value, why);
+  if (key == "overwrite") return parseYesNo(value, options.overwrite, why);
+  if (key == "children") {
+    bool follow = false;
+    if (!parseYesNo(value, follow, why)) return false;
+    options.children = follow ? Children::Follow : Children::Ignore;
+    return true;
+  }
   // key == "file"
   if (value.empty()) {
     why = "expected a file path";
@@ -96,13 +122,20 @@ ParseResult parseOptions(std::string_view text, int64_t pid) {
   }
 
   Options options;
+  std::vector<std::string_view> seen_keys;  // a handful of items: a linear search is fine
   for (size_t start = 0; start <= text.size();) {
     size_t end = text.find(',', start);
     if (end == std::string_view::npos) end = text.size();
     const std::string_view item = text.substr(start, end - start);
     start = end + 1;
     if (item.empty()) continue;  // "a,,b" or a trailing comma: nothing to apply
+    const std::string_view key = item.substr(0, item.find('='));
     std::string why;
+    if (key != "filter" && std::find(seen_keys.begin(), seen_keys.end(), key) != seen_keys.end()) {
+      result.error = badOption(item, std::string(key) + " is given twice");
+      return result;
+    }
+    seen_keys.push_back(key);
     if (!applyItem(item, options, why)) {
       result.error = badOption(item, why);
       return result;

@@ -1,7 +1,10 @@
 // The agent's option string, "event=cpu,interval=10ms,file=out.ssr,status=1s,strict",
 // optionally with "filter=user:u1;application:shop*" (annotation_filter.h; repeated filter=
-// items add their entries to one filter).
-// Pure parsing: no JVMTI, no I/O, so it is unit-tested on its own.
+// items add their entries to one filter; any other option given twice is an error, since
+// silently taking one of two values hides a mistake), "overwrite=no" and "children=yes|no".
+// Pure parsing: no JVMTI, no I/O, so it is unit-tested on its own, and `stackscope record`
+// runs the same parser on the string it is about to pass, so a mistake fails before the JVM
+// starts with exactly the agent's message (target stackscope_agent_options).
 #pragma once
 
 #include <cstdint>
@@ -14,10 +17,18 @@ namespace stackscope::agent {
 
 enum class SampleMode : uint8_t { Cpu, Wall };
 
+// What JVMs started by the profiled one inherit. Keep: whatever their environment says (a
+// JAVA_TOOL_OPTIONS carrying the agent loads it in them too). Follow: the agent puts itself
+// into JAVA_TOOL_OPTIONS so every JVM started from this one is profiled as well, each into
+// its own file. Ignore: the agent takes itself out of JAVA_TOOL_OPTIONS.
+enum class Children : uint8_t { Keep, Follow, Ignore };
+
 struct Options {
   SampleMode mode = SampleMode::Cpu;
   int64_t interval_ns = 10'000'000;         // 10ms
-  std::string file;                         // stackscope-<pid>.ssr when not given
+  std::string file;                         // stackscope-<pid>.ssr when not given; %p, %t not expanded yet
+  bool overwrite = true;                    // false: a non-empty file is never replaced (file_name.h)
+  Children children = Children::Keep;
   int64_t status_interval_ns = 1'000'000'000;  // 1s
   bool strict = false;
   AnnotationFilter filter;  // empty: every thread is recorded

@@ -1,6 +1,8 @@
 #include "format/writer.h"
 
 #include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
 
@@ -31,9 +33,35 @@ bool RecordingWriter::fail(std::string message) {
   return false;
 }
 
-bool RecordingWriter::open(const std::string& path) {
-  fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd_ < 0) return fail("cannot create '" + path + "': " + std::strerror(errno));
+bool RecordingWriter::open(const std::string& path) { return tryOpen(path, false) == OpenResult::Opened; }
+
+RecordingWriter::OpenResult RecordingWriter::tryOpen(const std::string& path, bool keep_existing) {
+  // O_CLOEXEC: a child process must not inherit the descriptor, and with it the lock.
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    fail("cannot create '" + path + "': " + std::strerror(errno));
+    return OpenResult::Failed;
+  }
+  auto refuse = [&](OpenResult result, std::string message) {
+    ::close(fd);
+    fail(std::move(message));
+    return result;
+  };
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    if (errno == EWOULDBLOCK) return refuse(OpenResult::Busy, "'" + path + "' is being written by another process");
+    return refuse(OpenResult::Failed, "cannot lock '" + path + "': " + std::strerror(errno));
+  }
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return refuse(OpenResult::Failed, "cannot stat '" + path + "': " + std::strerror(errno));
+  if (keep_existing && st.st_size > 0)
+    return refuse(OpenResult::NotEmpty, "'" + path + "' already holds a recording");
+  if (st.st_size > 0 && ::ftruncate(fd, 0) != 0)
+    return refuse(OpenResult::Failed, "cannot truncate '" + path + "': " + std::strerror(errno));
+  fd_ = fd;
+  return writeHeader() ? OpenResult::Opened : OpenResult::Failed;
+}
+
+bool RecordingWriter::writeHeader() {
   zstd_ctx_ = ZSTD_createCCtx();
   if (!zstd_ctx_) return fail("cannot create a zstd context");
   ZSTD_CCtx_setParameter(static_cast<ZSTD_CCtx*>(zstd_ctx_), ZSTD_c_compressionLevel, kZstdLevel);

@@ -34,7 +34,14 @@ class RecordingWriter {
   RecordingWriter(const RecordingWriter&) = delete;
   RecordingWriter& operator=(const RecordingWriter&) = delete;
 
-  // Creates (truncates) the file and writes the header.
+  enum class OpenResult { Opened, Busy, NotEmpty, Failed };
+  // Opens `path` without truncating it and takes an exclusive flock(2) on it; only once the
+  // file is this writer's is it truncated and the header written, so no two processes ever
+  // write one file. The kernel drops the lock when the process dies: a crashed JVM leaves
+  // nothing locked. Busy: another process holds the lock. NotEmpty: `keep_existing` and the
+  // file already holds data. Busy, NotEmpty and Failed leave the file untouched and closed.
+  OpenResult tryOpen(const std::string& path, bool keep_existing);
+  // tryOpen(path, false) == Opened; the reason is in lastError() otherwise.
   bool open(const std::string& path);
 
   // Map data. Ids start at 1; 0 means "none". Interned values are written once.
@@ -81,6 +88,7 @@ class RecordingWriter {
   void endRecord(PendingChunk& chunk, RecordType type, const std::string& body);
   void putEventTime(PendingChunk& chunk, std::string& body, int64_t time_ns);
   bool writeChunk(ChunkKind kind, PendingChunk& chunk);
+  bool writeHeader();
   bool writeAll(const void* data, size_t size);
   bool fail(std::string message);
 

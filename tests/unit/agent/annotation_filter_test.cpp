@@ -88,6 +88,7 @@ TEST(AnnotationFilter, MalformedEntriesSayWhy) {
   EXPECT_EQ(error(""), "expected KEY:GLOB entries separated by ';', e.g. user:u1;application:shop*");
   EXPECT_EQ(error(";;"), "expected KEY:GLOB entries separated by ';', e.g. user:u1;application:shop*");
   EXPECT_EQ(error("user:u1;u2"), "expected KEY:GLOB, not 'u2'");
+  EXPECT_EQ(error("user=u1"), "expected KEY:GLOB, not 'user=u1' (the filter is written user:u1, not user=u1 as in --where)");
   EXPECT_EQ(error("colour:red"), "unknown key 'colour' (known: user, session, request, application, component)");
   EXPECT_EQ(error("user:"), "empty pattern for user (use * for any value)");
   EXPECT_EQ(error("User:u1"), "unknown key 'User' (known: user, session, request, application, component)");

@@ -77,7 +77,7 @@ TEST(AgentOptions, UnknownKey) {
   const ParseResult r = parseOptions("event=cpu,frobnicate=1", 1);
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.error,
-            "stackscope: bad agent option 'frobnicate=1': unknown option (known: event, interval, file, status, filter, strict)");
+            "stackscope: bad agent option 'frobnicate=1': unknown option (known: event, interval, file, overwrite, children, status, filter, strict)");
 }
 
 TEST(AgentOptions, KeyWithoutValue) {
@@ -102,17 +102,48 @@ TEST(AgentOptions, StrictAnywhereMakesFailureFatal) {
   EXPECT_FALSE(before.ok);
   EXPECT_TRUE(before.strict);
   EXPECT_EQ(before.error, "stackscope: bad agent option 'bogus': unknown option (known: event, interval, file, "
-                          "status, filter, strict)");
+                          "overwrite, children, status, filter, strict)");
 }
 
 TEST(AgentOptions, FirstBadItemIsReported) {
   EXPECT_EQ(parseOptions("event=x,interval=y", 1).error, "stackscope: bad agent option 'event=x': expected cpu or wall");
 }
 
-TEST(AgentOptions, EmptyItemsAreIgnoredAndLastValueWins) {
-  const ParseResult r = parseOptions(",interval=20ms,,interval=30ms,", 1);
+TEST(AgentOptions, EmptyItemsAreIgnored) {
+  const ParseResult r = parseOptions(",interval=20ms,,status=2s,", 1);
   ASSERT_TRUE(r.ok) << r.error;
-  EXPECT_EQ(r.options.interval_ns, 30'000'000);
+  EXPECT_EQ(r.options.interval_ns, 20'000'000);
+  EXPECT_EQ(r.options.status_interval_ns, 2'000'000'000);
+}
+
+TEST(AgentOptions, AnOptionGivenTwiceIsNamed) {
+  EXPECT_EQ(parseOptions("interval=1ms,interval=2ms", 1).error,
+            "stackscope: bad agent option 'interval=2ms': interval is given twice");
+  // Even with the same value, and for flags: a repeated option is a mistake somewhere.
+  EXPECT_EQ(parseOptions("file=a.ssr,event=cpu,file=a.ssr", 1).error,
+            "stackscope: bad agent option 'file=a.ssr': file is given twice");
+  EXPECT_EQ(parseOptions("strict,strict", 1).error, "stackscope: bad agent option 'strict': strict is given twice");
+  EXPECT_EQ(parseOptions("children=yes,children=no", 1).error,
+            "stackscope: bad agent option 'children=no': children is given twice");
+}
+
+TEST(AgentOptions, RepeatedFiltersAddUp) {
+  const ParseResult r = parseOptions("filter=user:u1,filter=user:u2;application:shop", 1);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.options.filter.globs(0), (std::vector<std::string>{"u1", "u2"}));
+}
+
+TEST(AgentOptions, OverwriteAndChildren) {
+  const ParseResult defaults = parseOptions("", 1);
+  EXPECT_TRUE(defaults.options.overwrite);
+  EXPECT_EQ(defaults.options.children, Children::Keep);
+  const ParseResult set = parseOptions("overwrite=no,children=yes", 1);
+  ASSERT_TRUE(set.ok) << set.error;
+  EXPECT_FALSE(set.options.overwrite);
+  EXPECT_EQ(set.options.children, Children::Follow);
+  EXPECT_EQ(parseOptions("children=no", 1).options.children, Children::Ignore);
+  EXPECT_EQ(parseOptions("children=maybe", 1).error, "stackscope: bad agent option 'children=maybe': expected yes or no");
+  EXPECT_EQ(parseOptions("overwrite", 1).error, "stackscope: bad agent option 'overwrite': expected overwrite=VALUE");
 }
 
 TEST(AgentOptions, FileMayContainEqualsSign) {
