@@ -11,6 +11,8 @@ namespace {
 // Ids index dense tables, so an id from a damaged or hostile file must not make us allocate
 // gigabytes. Writers hand out ids from 1 upwards; 16 M of any kind is far beyond real use.
 constexpr uint32_t kMaxId = 1u << 24;
+// Beyond this many samples the table grows as it is filled instead of being sized up front.
+constexpr size_t kMaxReservedSamples = size_t{1} << 24;
 
 template <typename T>
 decltype(auto) slot(std::vector<T>& table, uint32_t id) {
@@ -151,10 +153,15 @@ Recording loadRecording(const std::string& path, const TimeWindow& window) {
   Recording recording;
   recording.window = window;
   Loader loader(recording, window);
-  // Room for every record of the chunks to read: no reallocation copies of a large table.
+  // Room for the records of the chunks to read: no reallocation copies of a large table. The
+  // counts come from the file, so each is believed only as far as its chunk's decompressed
+  // size allows (a sample record takes at least kMinSampleBytes): a hostile count of 2^32
+  // must not become an allocation.
+  constexpr size_t kMinSampleBytes = 6;
   size_t records = 0;
-  for (const format::ChunkInfo& chunk : reader.eventChunks(window.from_ns, window.to_ns)) records += chunk.record_count;
-  recording.samples.reserve(records);
+  for (const format::ChunkInfo& chunk : reader.eventChunks(window.from_ns, window.to_ns))
+    records += std::min<size_t>(chunk.record_count, chunk.raw_size / kMinSampleBytes);
+  recording.samples.reserve(std::min(records, kMaxReservedSamples));
   reader.read(loader, window.from_ns, window.to_ns);
   // Whether the recording finished is told by its last event chunk; a window that ends
   // earlier skipped that chunk, so look at it alone.

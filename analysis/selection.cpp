@@ -42,9 +42,19 @@ Selection resolveSelection(const std::string& recording_path, const SelectionReq
     selection.snapshot = resolveSnapshot(request.snapshot, markers, loadSavedSnapshots(recording_path), maps.end_ns);
     selection.intervals = intersect(selection.snapshot->intervals, selection.intervals);
     selection.filters = selection.snapshot->filters;
+    // Fail early, before reading events, naming where a bad saved filter came from.
+    for (const std::string& f : selection.filters) {
+      try {
+        parseWhere(f);
+      } catch (const WhereError& e) {
+        throw SnapshotError("snapshot '" + request.snapshot + "' has a bad saved filter: " + e.what());
+      }
+    }
   }
-  if (!request.where.empty()) selection.filters.push_back(request.where);
-  for (const std::string& f : selection.filters) parseWhere(f);  // fail early, before reading events
+  if (!request.where.empty()) {
+    parseWhere(request.where);
+    selection.filters.push_back(request.where);
+  }
   return selection;
 }
 

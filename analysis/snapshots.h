@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -37,6 +38,9 @@ struct Snapshot {
   std::vector<TimeWindow> intervals;  // disjoint, sorted; empty = an empty snapshot
   std::vector<std::string> filters;   // --where expressions that must all hold
   std::string definition;             // how it was made, for people
+  // What a user should know about how it resolved (an unclosed begin marker, an end
+  // without a begin, a child that meets nothing of its parent…), one line each.
+  std::vector<std::string> notes;
 
   // The smallest single window that holds every interval (what the loader must read).
   TimeWindow hull() const;
@@ -50,11 +54,31 @@ class SnapshotError : public std::runtime_error {
 
 // Intervals of every begin/end pair named `name` (an unclosed begin runs to `end_ns`).
 std::vector<TimeWindow> markerIntervals(const std::vector<MarkerEvent>& markers, const std::string& name, int64_t end_ns);
+// The begin markers named `name` left open at the end and the end markers that had no
+// begin to close, as notes for people; empty when every pair is whole.
+std::vector<std::string> markerNotes(const std::vector<MarkerEvent>& markers, const std::string& name);
+
+// Parents deeper than this are refused (SnapshotError).
+inline constexpr size_t kMaxSnapshotDepth = 100;
 
 // Resolves NAME: a saved snapshot first, then a begin/end pair, then "A..B". Throws
 // SnapshotError naming what exists when nothing matches, or on a cycle of parents.
 Snapshot resolveSnapshot(const std::string& name, const std::vector<MarkerEvent>& markers,
                          const std::vector<SavedSnapshot>& saved, int64_t end_ns);
+
+class SnapshotResolution;
+
+// Resolves many names against one set of markers and definitions (the `snapshots` listing):
+// the definitions are indexed once instead of for every name.
+class SnapshotResolver {
+ public:
+  SnapshotResolver(const std::vector<MarkerEvent>& markers, const std::vector<SavedSnapshot>& saved, int64_t end_ns);
+  ~SnapshotResolver();
+  Snapshot resolve(const std::string& name);  // as resolveSnapshot
+
+ private:
+  std::unique_ptr<SnapshotResolution> resolver_;
+};
 
 // The intersection of two sorted, disjoint interval sets.
 std::vector<TimeWindow> intersect(const std::vector<TimeWindow>& a, const std::vector<TimeWindow>& b);

@@ -1,7 +1,11 @@
 // A cache of computed views next to the recording (`run.ssr` -> `run.ssr.cache/`), so that
 // reopening a view does not read the events again. An entry is keyed by the recording's
-// identity (device, inode, size, modification time: any rewrite or growth changes it) and
-// by a caller's key (snapshot, filter, resource name, output options).
+// content (a digest of its header and every chunk header, each holding its payload's
+// checksum: format::RecordingReader::contentFingerprint), by its file identity (inode, size,
+// modification and change times: any rewrite, even one that restores the mtime, changes the
+// change time) and by a caller's key (snapshot, filter, resource name, output options).
+// Every entry carries a checksum of its body; an entry that fails it, or is not a regular
+// file, is a miss and gets recomputed.
 #pragma once
 
 #include <optional>
@@ -11,7 +15,7 @@ namespace stackscope::analysis {
 
 class ViewCache {
  public:
-  // Throws std::runtime_error when the recording cannot be stat'ed.
+  // Throws format::FormatError when the recording cannot be opened or is not a recording.
   explicit ViewCache(const std::string& recording_path);
 
   std::optional<std::string> get(const std::string& key) const;

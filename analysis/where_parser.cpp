@@ -1,5 +1,6 @@
 #include "analysis/where_parser.h"
 
+#include <algorithm>
 #include <cctype>
 #include <string_view>
 
@@ -78,6 +79,17 @@ class Parser {
   std::unique_ptr<WhereNode> parseAnd() { return combine(WhereNode::Kind::And, "and", &Parser::parseUnary); }
 
   std::unique_ptr<WhereNode> parseUnary() {
+    // The parser, the compiled filter and the tree's destructor all recurse once per level:
+    // a hostile "((((…" must fail here with a message, not overflow the stack later.
+    if (depth_ >= kMaxWhereDepth)
+      throw error(token_.position, "nested deeper than " + std::to_string(kMaxWhereDepth) + " levels of parentheses or 'not'");
+    ++depth_;
+    auto node = parseNested();
+    --depth_;
+    return node;
+  }
+
+  std::unique_ptr<WhereNode> parseNested() {
     if (isKeyword("not")) {
       next();
       auto node = std::make_unique<WhereNode>();
@@ -171,14 +183,28 @@ class Parser {
 
   const std::string& text_;
   size_t pos_ = 0;
+  size_t depth_ = 0;  // parseUnary calls in progress
   Token token_{Token::Kind::End, "", 0};
 };
 
 }  // namespace
 
+namespace {
+// The part of a long expression around `position` (with "..." where it was cut), and the
+// caret's column in it: a hostile expression of 30 000 characters is not echoed whole.
+std::string excerptWithCaret(const std::string& expression, size_t position) {
+  constexpr size_t kContext = 60;
+  const size_t from = position > kContext ? position - kContext : 0;
+  const size_t to = std::min(expression.size(), position + kContext);
+  const std::string head = from > 0 ? "..." : "";
+  const std::string tail = to < expression.size() ? "..." : "";
+  return head + expression.substr(from, to - from) + tail + "\n  " + std::string(head.size() + position - from, ' ') + "^";
+}
+}  // namespace
+
 WhereError::WhereError(const std::string& expression, size_t position, const std::string& message)
-    : std::runtime_error("--where: " + message + " (at position " + std::to_string(position + 1) + ")\n  " + expression +
-                         "\n  " + std::string(position, ' ') + "^"),
+    : std::runtime_error("--where: " + message + " (at position " + std::to_string(position + 1) + ")\n  " +
+                         excerptWithCaret(expression, position)),
       position_(position) {}
 
 std::unique_ptr<WhereNode> parseWhere(const std::string& expression) { return Parser(expression).parse(); }

@@ -57,6 +57,10 @@ class WhereError : public std::runtime_error {
   size_t position_;
 };
 
+// Nesting of parentheses and 'not' beyond this is refused (WhereError): every stage that
+// walks the tree recurses once per level.
+inline constexpr size_t kMaxWhereDepth = 200;
+
 std::unique_ptr<WhereNode> parseWhere(const std::string& expression);
 
 const char* whereFieldName(WhereField field);

@@ -12,7 +12,7 @@ namespace stackscope::cli {
 
 int64_t parseDurationOption(const std::string& text, std::string_view option) {
   const auto ns = parseDuration(text);
-  if (!ns) throw UserError(std::string(option) + ": '" + text + "' is not a duration (examples: 10ms, 2s, 1h40m)");
+  if (!ns) throw UserError(std::string(option) + ": '" + text + "' is not a duration (examples: 10ms, 2.6s, 1h40m)");
   return *ns;
 }
 

@@ -105,9 +105,10 @@ int runList(const ListArgs& args) {
   exporting::TextTable table;
   for (const char* column : {"Snapshot", "Kind", "Samples", "Intervals", "Definition"})
     table.addColumn(column, std::string_view(column) == "Samples" ? exporting::TextTable::Align::Right : exporting::TextTable::Align::Left);
+  analysis::SnapshotResolver resolver(markers, saved, rec.end_ns);
   for (const auto& [name, kind] : names) {
     try {
-      const analysis::Snapshot s = analysis::resolveSnapshot(name, markers, saved, rec.end_ns);
+      const analysis::Snapshot s = resolver.resolve(name);
       const uint64_t samples = samplesIn(rec, s);
       table.addRow({name, kind, std::to_string(samples), intervalsText(s.intervals), s.definition});
       exporting::Json intervals = exporting::Json::array();
@@ -115,7 +116,7 @@ int runList(const ListArgs& args) {
         intervals.push_back({{"from_ns", w.from_ns}, {"to_ns", w.to_ns == analysis::TimeWindow::kOpen ? exporting::Json(nullptr) : exporting::Json(w.to_ns)}});
       json["snapshots"].push_back({{"name", name}, {"kind", kind}, {"samples", samples}, {"intervals", intervals},
                                    {"where", s.filters}, {"definition", s.definition}});
-    } catch (const analysis::SnapshotError& e) {
+    } catch (const std::runtime_error& e) {  // SnapshotError, or WhereError from a saved filter
       table.addRow({name, kind, "-", "-", std::string("broken: ") + e.what()});
       json["snapshots"].push_back({{"name", name}, {"kind", kind}, {"error", e.what()}});
     }

@@ -13,34 +13,56 @@ struct Unit {
 // Longer names first so "ms" is not read as "m" followed by garbage.
 constexpr Unit kUnits[] = {{"ns", 1},          {"us", 1000},           {"ms", 1000000},
                            {"s", 1000000000LL}, {"m", 60000000000LL}, {"h", 3600000000000LL}};
+
+// Reads digits at text[i..] into `value` (stopping before overflowing int64); returns how many.
+size_t readDigits(std::string_view text, size_t& i, int64_t& value) {
+  const size_t start = i;
+  while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
+    if (value > (std::numeric_limits<int64_t>::max() - 9) / 10) return 0;
+    value = value * 10 + (text[i] - '0');
+    ++i;
+  }
+  return i - start;
+}
+
+const Unit* readUnit(std::string_view text, size_t& i) {
+  for (const Unit& candidate : kUnits) {
+    if (text.substr(i, candidate.name.size()) == candidate.name) {
+      i += candidate.name.size();
+      return &candidate;
+    }
+  }
+  return nullptr;
+}
 }  // namespace
 
 std::optional<int64_t> parseDuration(std::string_view text) {
   if (text.empty()) return std::nullopt;
-  int64_t total = 0;
+  // 128-bit so "<18 digits>.<18 digits>h" cannot overflow before the final range check.
+  __int128 total = 0;
   size_t i = 0;
   while (i < text.size()) {
-    int64_t value = 0;
-    const size_t digits_start = i;
-    while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
-      if (value > (std::numeric_limits<int64_t>::max() - 9) / 10) return std::nullopt;
-      value = value * 10 + (text[i] - '0');
+    int64_t whole = 0;
+    if (readDigits(text, i, whole) == 0) return std::nullopt;
+    // The fraction is kept as integer digits over a power of ten, never as a double, so
+    // "2.6s" is exactly 2600000000 ns.
+    int64_t fraction = 0;
+    __int128 fraction_scale = 1;
+    if (i < text.size() && text[i] == '.') {
       ++i;
+      const size_t digits = readDigits(text, i, fraction);
+      if (digits == 0) return std::nullopt;
+      for (size_t d = 0; d < digits; ++d) fraction_scale *= 10;
     }
-    if (i == digits_start) return std::nullopt;
-    const Unit* unit = nullptr;
-    for (const Unit& candidate : kUnits) {
-      if (text.substr(i, candidate.name.size()) == candidate.name) {
-        unit = &candidate;
-        break;
-      }
-    }
+    const Unit* unit = readUnit(text, i);
     if (!unit) return std::nullopt;
-    i += unit->name.size();
-    if (value > (std::numeric_limits<int64_t>::max() - total) / unit->ns) return std::nullopt;
-    total += value * unit->ns;
+    const __int128 fraction_ns = __int128(fraction) * unit->ns;
+    // A fraction finer than a nanosecond ("1.5ns") cannot be represented: refuse, never round.
+    if (fraction_ns % fraction_scale != 0) return std::nullopt;
+    total += __int128(whole) * unit->ns + fraction_ns / fraction_scale;
+    if (total > std::numeric_limits<int64_t>::max()) return std::nullopt;
   }
-  return total;
+  return static_cast<int64_t>(total);
 }
 
 std::string formatDuration(int64_t ns) {

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 
 #include "format/bytes.h"
@@ -21,7 +22,9 @@ std::string at(uint64_t offset) { return "offset " + std::to_string(offset); }
 }  // namespace
 
 RecordingReader::RecordingReader(const std::string& path) : path_(path) {
-  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever; the
+  // type check below then refuses it. It changes nothing for a regular file.
+  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd_ < 0) throw FormatError("cannot open '" + path + "': " + std::strerror(errno));
   struct stat st {};
   if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -294,6 +297,29 @@ void RecordingReader::read(RecordVisitor& visitor, int64_t from_ns, int64_t to_n
     return read(visitor, from_ns, to_ns);
   }
   for (const ChunkInfo& chunk : plan) readChunk(chunk, visitor);
+}
+
+std::string RecordingReader::contentFingerprint() {
+  // The file header, then every chunk's own header: each carries its payload's checksum, so
+  // any change to what a chunk holds (or to which chunks there are) changes the result.
+  unsigned char h[layout::kFileHeaderSize];
+  uint64_t hash = 1469598103934665603ull;
+  const auto mix = [&hash](const void* data, size_t size) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    for (size_t i = 0; i < size; ++i) hash = (hash ^ p[i]) * 1099511628211ull;
+  };
+  if (readAt(0, h, sizeof h)) mix(h, sizeof h);
+  mix(&file_size_, sizeof file_size_);
+  const std::vector<ChunkInfo>& all = chunks();
+  for (const ChunkInfo& chunk : all) {
+    unsigned char header[layout::kChunkHeaderSize] = {};
+    readAt(chunk.offset, header, sizeof header);  // an unreadable header hashes as zeros
+    mix(&chunk.offset, sizeof chunk.offset);
+    mix(header, sizeof header);
+  }
+  char text[40];
+  std::snprintf(text, sizeof text, "%016llx/%zu", static_cast<unsigned long long>(hash), all.size());
+  return text;
 }
 
 bool RecordingReader::matchesHeader(const ChunkInfo& entry) {

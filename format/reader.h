@@ -78,6 +78,10 @@ class RecordingReader {
   void read(RecordVisitor& visitor, int64_t from_ns = kBeginning, int64_t to_ns = kEnd);
   // Every map chunk only: ids, names and markers, without decoding any event.
   void readMaps(RecordVisitor& visitor);
+  // A digest of the file's header and of every chunk header (which holds the chunk's payload
+  // checksum): equal digests mean the same chunks with the same content. Reads every chunk
+  // header once, no payload.
+  std::string contentFingerprint();
   // The last event chunk (the one holding RecordingEnd in a finished recording), if any.
   std::optional<ChunkInfo> lastEventChunk();
   // The latest time of any event chunk (0 when there is none).

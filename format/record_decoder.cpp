@@ -171,6 +171,7 @@ void RecordingReader::decodeRecords(const ChunkInfo& chunk, const unsigned char*
   ByteCursor in(data, size);
   int64_t time = 0;
   size_t malformed = 0;
+  uint64_t records = 0;
   while (!in.atEnd()) {
     const uint64_t type = in.varint();
     const std::string_view body = in.bytes();
@@ -178,6 +179,7 @@ void RecordingReader::decodeRecords(const ChunkInfo& chunk, const unsigned char*
       warn("chunk at offset " + std::to_string(chunk.offset) + " ends inside a record; the rest of it was skipped");
       return;
     }
+    ++records;
     const auto* p = reinterpret_cast<const unsigned char*>(body.data());
     if (!isKnown(type)) {
       visitor.unknown(static_cast<uint32_t>(type), body);  // a newer writer's record: skip it
@@ -186,6 +188,10 @@ void RecordingReader::decodeRecords(const ChunkInfo& chunk, const unsigned char*
     ByteCursor record(p, body.size());
     if (!decodeBody(static_cast<RecordType>(type), record, time, visitor)) ++malformed;
   }
+  // The header's count is never used to size anything; a mismatch only says the file lies.
+  if (records != chunk.record_count)
+    warn("chunk at offset " + std::to_string(chunk.offset) + " claims " + std::to_string(chunk.record_count) +
+         " records but holds " + std::to_string(records) + "; what it holds was read");
   if (malformed)
     warn(std::to_string(malformed) + " malformed record(s) in chunk at offset " + std::to_string(chunk.offset) + " were skipped");
 }

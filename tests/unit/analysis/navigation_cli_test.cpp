@@ -2,6 +2,9 @@
 // reference recording (fixture.h: phases "init" [0, 25ms) and "work" [35ms, 65ms), point
 // markers a at 35ms and b at 55ms, users u1/u2).
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <set>
 #include <unistd.h>
 
 #include <filesystem>
@@ -101,14 +104,24 @@ TEST_F(NavigationCli, CacheHitsMissesAndNoticesAChangedRecording) {
   const CliResult first = run("report ref.ssr --view 'methods[app.Work.a]/threads'");
   ASSERT_EQ(first.exit_code, 0);
   ASSERT_TRUE(std::filesystem::exists(dir_.file("ref.ssr.cache")));
-  // Plant a marker in the cached entry: a hit serves it, --no-cache does not.
-  size_t entries = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(dir_.file("ref.ssr.cache"))) {
+  // A hit is served without writing the entry again (a miss replaces it: a new inode).
+  const auto inodes = [&] {
+    std::set<uint64_t> out;
+    for (const auto& entry : std::filesystem::directory_iterator(dir_.file("ref.ssr.cache"))) {
+      struct stat st {};
+      ::stat(entry.path().c_str(), &st);
+      out.insert(st.st_ino);
+    }
+    return out;
+  };
+  const auto before = inodes();
+  ASSERT_FALSE(before.empty());
+  EXPECT_EQ(run("report ref.ssr --view 'methods[app.Work.a]/threads'").out, first.out);
+  EXPECT_EQ(inodes(), before);
+  // An entry edited behind the cache's back fails its checksum: recomputed, never served.
+  for (const auto& entry : std::filesystem::directory_iterator(dir_.file("ref.ssr.cache")))
     std::ofstream(entry.path(), std::ios::app) << "SERVED FROM CACHE\n";
-    ++entries;
-  }
-  ASSERT_EQ(entries, 1u);
-  EXPECT_NE(run("report ref.ssr --view 'methods[app.Work.a]/threads'").out.find("SERVED FROM CACHE"), std::string::npos);
+  EXPECT_EQ(run("report ref.ssr --view 'methods[app.Work.a]/threads'").out, first.out);
   EXPECT_EQ(run("report ref.ssr --view 'methods[app.Work.a]/threads' --no-cache").out, first.out);
   EXPECT_EQ(run("report ref.ssr --view 'methods[app.Work.b]/threads'").out.find("SERVED FROM CACHE"), std::string::npos);
   // A rewritten recording (different content and time stamp) invalidates every entry.

@@ -17,7 +17,25 @@ TEST(Duration, ParsesUnitsAndCompounds) {
 }
 
 TEST(Duration, RefusesWhatIsNotADuration) {
-  for (const char* bad : {"", "10", "ms", "10x", "1.5s", "-1s", "10 ms", "s10", "99999999999999999999s", "9223372036854775807h"})
+  for (const char* bad : {"", "10", "ms", "10x", "-1s", "10 ms", "s10", "99999999999999999999s", "9223372036854775807h"})
+    EXPECT_FALSE(parseDuration(bad).has_value()) << bad;
+}
+
+TEST(Duration, ParsesFractionsExactlyToTheNanosecond) {
+  EXPECT_EQ(parseDuration("2.6s"), 2600000000);
+  EXPECT_EQ(parseDuration("1.5m"), 90000000000);
+  EXPECT_EQ(parseDuration("0.25h"), 900000000000);
+  EXPECT_EQ(parseDuration("1h2.5m"), 3750000000000);
+  EXPECT_EQ(parseDuration("0.1s"), 100000000);  // 0.1 has no exact double: must still be exact
+  EXPECT_EQ(parseDuration("1.000000001s"), 1000000001);
+  EXPECT_EQ(parseDuration("0.333333333333s"), std::nullopt);  // finer than a nanosecond
+  EXPECT_EQ(parseDuration("2.5us"), 2500);
+  EXPECT_EQ(parseDuration("2562047h47m16.854775807s"), INT64_MAX);
+  EXPECT_EQ(parseDuration("2562047h47m16.854775808s"), std::nullopt);
+}
+
+TEST(Duration, RefusesMalformedFractions) {
+  for (const char* bad : {"1.s", ".5s", "1..5s", "1.5", "1.5.5s", "1.5ns", "0.0001us", "1,5s", "1.-5s"})
     EXPECT_FALSE(parseDuration(bad).has_value()) << bad;
 }
 
