@@ -29,8 +29,9 @@ OpenedRecording openRecording(format::RecordingWriter& writer, const Options& op
   }
   opened.ok = true;
   opened.path = alternative;
-  // overwrite=no asked for this (`stackscope record` lists the files); a busy file did not.
-  if (first == Result::Busy) opened.notice = "stackscope: " + why + "; recording to '" + alternative + "' instead";
+  // With overwrite=no another name was asked for (`stackscope record` lists the files);
+  // otherwise the user expects the file named and is told.
+  if (options.overwrite) opened.notice = "stackscope: " + why + "; recording to '" + alternative + "' instead";
   return opened;
 }
 

@@ -14,7 +14,7 @@ namespace stackscope::agent {
 struct OpenedRecording {
   bool ok = false;
   std::string path;     // the file being written, when ok
-  std::string notice;   // a line for stderr when the named file could not be taken, else empty
+  std::string notice;   // a line for stderr when the named file was busy and overwrite=yes, else empty
   std::string error;    // the whole line for stderr when !ok
 };
 

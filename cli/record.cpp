@@ -1,12 +1,24 @@
 // `stackscope record [options] -- java ARGS…`: runs a Java program with the agent loaded,
-// passes its exit code through, then says how many samples the recording holds.
+// passes its exit code through, then lists the recordings written with their sample counts.
+//
+// Every JVM the program starts gets its own file: the first one the name given to -o, the
+// others that name with their pid inserted (agent options overwrite=no, children=yes; see
+// agent/file_name.h). With --no-children the JVM started by record keeps the agent from the
+// JVMs it starts. The options are checked by the agent's own parser before anything runs.
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <ctime>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <memory>
 
+#include "agent/file_name.h"
+#include "agent/options.h"
 #include "analysis/load.h"
 #include "cli/command.h"
 #include "cli/launch.h"
@@ -24,7 +36,9 @@ struct RecordArgs {
   std::string status = "1s";
   std::string output;
   std::string filter;  // the agent's collection-time filter, "user:u1;application:shop*"
+  bool no_children = false;
   std::vector<std::string> command;
+  std::vector<std::string> unknown;  // options CLI11 did not know (record allows extras to explain them)
 };
 
 // The agent ships next to the command: <prefix>/bin/stackscope and <prefix>/lib/libstackscope.so.
@@ -53,15 +67,28 @@ void checkOptionValue(const std::string& value, const std::string& what) {
     throw UserError(what + " '" + value + "' contains ',', which the agent options cannot carry");
 }
 
-std::string agentArgument(const RecordArgs& args, const fs::path& agent, const fs::path& output) {
-  checkOptionValue(agent.string(), "the agent path");
-  std::string argument = "-agentpath:" + agent.string() + "=event=" + args.event + ",interval=" + args.interval +
-                         ",status=" + args.status + ",file=" + output.string();
+// The agent's option string for the options given to record.
+std::string agentOptions(const RecordArgs& args, const fs::path& output) {
+  std::string options = "event=" + args.event + ",interval=" + args.interval + ",status=" + args.status +
+                        ",file=" + output.string() + ",overwrite=no,children=" + (args.no_children ? "no" : "yes");
   if (!args.filter.empty()) {
     checkOptionValue(args.filter, "the filter");
-    argument += ",filter=" + args.filter;
+    options += ",filter=" + args.filter;
   }
-  return argument;
+  // The agent's own parser: a mistake fails here, with its message, before any JVM runs
+  // unprofiled. Its messages start with "stackscope: ", which main adds again.
+  const agent::ParseResult parsed = agent::parseOptions(options, ::getpid());
+  if (!parsed.ok) {
+    constexpr std::string_view kPrefix = "stackscope: ";
+    const std::string_view message = parsed.error;
+    throw UserError(std::string(message.substr(message.rfind(kPrefix, 0) == 0 ? kPrefix.size() : 0)));
+  }
+  return options;
+}
+
+std::string agentArgument(const fs::path& agent, const std::string& options) {
+  checkOptionValue(agent.string(), "the agent path");
+  return "-agentpath:" + agent.string() + "=" + options;
 }
 
 // A `java` launcher takes the agent as its first option. Anything else (a wrapper script,
@@ -87,34 +114,99 @@ void checkWritable(const fs::path& output) {
                     " is missing or not writable");
 }
 
-void reportRecording(const std::string& shown, const fs::path& output) {
-  if (!fs::exists(output)) {
-    std::cerr << "stackscope: warning: no recording was written to " << shown
-              << " (did the JVM start? the agent prints why it did not run)\n";
-    return;
+// CLI11 takes `record java Main` as it takes `record -- java Main`, so whether the separator
+// was typed is read from the command line itself.
+bool separatorGiven() {
+  std::ifstream in("/proc/self/cmdline", std::ios::binary);
+  std::string arg;
+  bool after_record = false;
+  while (std::getline(in, arg, '\0')) {
+    if (after_record && arg == "--") return true;
+    if (arg == "record") after_record = true;
   }
+  return false;
+}
+
+void checkCommandLine(const RecordArgs& args) {
+  if (!separatorGiven())
+    throw UserError("put the program to profile after '--', e.g. stackscope record -o run.ssr -- java -cp app.jar Main");
+  if (!args.unknown.empty()) throw UserError("record: unknown option '" + args.unknown.front() + "' (see --help)");
+}
+
+bool isPattern(const std::string& path) { return path.find('%') != std::string::npos; }
+
+// The file -o names is about to be replaced, and the agent, told overwrite=no, takes it only
+// when it is empty: remove an earlier recording now, so that only a JVM of this run is first.
+// A file another process is writing stays, and stops record.
+void clearOutput(const fs::path& output) {
+  const int fd = ::open(output.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;  // nothing there (or nothing readable: the agent will say)
+  const bool busy = ::flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+  if (!busy) ::unlink(output.c_str());
+  ::close(fd);
+  if (busy) throw UserError("'" + output.string() + "' is being written by another process; choose another -o");
+}
+
+// The recordings this run wrote: names the agent can give for `output`, written since
+// `started` (less a second: file times are coarser than the clock), the -o file first.
+std::vector<fs::path> recordingsWritten(const fs::path& output, fs::file_time_type started) {
+  std::vector<fs::path> found;
+  std::error_code error;
+  for (const fs::directory_entry& entry : fs::directory_iterator(output.parent_path(), error)) {
+    std::error_code stat_error;
+    if (!entry.is_regular_file(stat_error) || entry.last_write_time(stat_error) < started - std::chrono::seconds(1))
+      continue;
+    if (agent::isFileNameOf(output.string(), entry.path().string())) found.push_back(entry.path());
+  }
+  std::sort(found.begin(), found.end(), [&](const fs::path& a, const fs::path& b) {
+    return std::make_pair(a != output, a.string()) < std::make_pair(b != output, b.string());
+  });
+  return found;
+}
+
+void reportRecording(const std::string& shown, const fs::path& path) {
   try {
-    const analysis::Recording recording = analysis::loadRecording(output.string());
+    const analysis::Recording recording = analysis::loadRecording(path.string());
     uint64_t samples = 0;
     for (const analysis::Sample& sample : recording.samples) samples += sample.weight;
-    std::cerr << "stackscope: recorded " << samples << " samples (" << recording.lostTotal() << " lost) in " << shown
-              << '\n';
+    std::cerr << "stackscope: recorded " << samples << " samples (" << recording.lostTotal() << " lost) in " << shown;
+    if (recording.has_info) std::cerr << " (pid " << recording.info.pid << ')';
+    std::cerr << '\n';
     for (const std::string& warning : recording.warnings) std::cerr << "stackscope: warning: " << warning << '\n';
   } catch (const format::FormatError& e) {
     std::cerr << "stackscope: warning: " << e.what() << '\n';
   }
 }
 
+// Names as the user gave -o: relative stays relative.
+std::string shownName(const std::string& shown_output, const fs::path& output, const fs::path& path) {
+  if (path == output) return shown_output;
+  return (fs::path(shown_output).parent_path() / path.filename()).string();
+}
+
+void reportRecordings(const RecordArgs& args, const std::string& shown, const fs::path& output,
+                      fs::file_time_type started) {
+  const std::vector<fs::path> written = recordingsWritten(output, started);
+  if (written.empty()) {
+    std::cerr << "stackscope: warning: nothing was recorded: '" << args.command.front()
+              << "' started no JVM that ran the agent (record profiles Java programs)\n";
+    return;
+  }
+  if (written.size() > 1) std::cerr << "stackscope: " << written.size() << " JVMs recorded, one file each:\n";
+  for (const fs::path& path : written) reportRecording(shownName(shown, output, path), path);
+}
+
 int runRecord(const RecordArgs& args) {
-  parseDurationOption(args.interval, "--interval");  // validated here, passed on as written
-  parseDurationOption(args.status, "--status");
+  checkCommandLine(args);
   const std::string shown = args.output.empty() ? defaultOutput() : args.output;
   const fs::path output = fs::absolute(shown).lexically_normal();
   checkOptionValue(output.string(), "the output path");
   checkWritable(output);
-  const std::string agent_arg = agentArgument(args, findAgent(), output);
+  const std::string agent_arg = agentArgument(findAgent(), agentOptions(args, output));
+  if (!isPattern(output.string())) clearOutput(output);
+  const fs::file_time_type started = fs::file_time_type::clock::now();
   const int code = runAndWait(withAgent(args.command, agent_arg));
-  reportRecording(shown, output);
+  reportRecordings(args, shown, output, started);
   return code;
 }
 
@@ -126,17 +218,32 @@ Command addRecordCommand(CLI::App& parent) {
   cmd->footer(
       "Example: stackscope record -e wall -o run.ssr -- java -cp app.jar Main\n"
       "The agent is added as the first option of a `java` command, or through JAVA_TOOL_OPTIONS for any\n"
-      "other program (a script that starts java). The program's exit code is stackscope's.");
+      "other program (a script that starts java). Every JVM started gets its own file, and record lists\n"
+      "them when the program ends. The program's exit code is stackscope's.");
   cmd->add_option("-e,--event", args->event, "cpu (default): threads using CPU, in proportion to CPU time; wall: every thread, with its state")
       ->check(CLI::IsMember({"cpu", "wall"}));
   cmd->add_option("-i,--interval", args->interval, "Sampling interval (default 10ms)");
   cmd->add_option("--status", args->status, "Status report interval (default 1s)");
-  cmd->add_option("-o,--output", args->output, "Recording file (default stackscope-YYYYmmdd-HHMMSS.ssr)");
+  cmd->add_option("-o,--output", args->output,
+                  "Recording file (default stackscope-YYYYmmdd-HHMMSS.ssr); %p and %t in it are the pid and start "
+                  "time of each JVM");
   cmd->add_option("--filter", args->filter,
                   "Record only threads whose annotation matches, e.g. 'user:u1;user:u2;application:shop*' "
                   "(one key's values are alternatives, all keys must hold, globs allowed)");
+  cmd->add_flag("--no-children", args->no_children,
+                "Profile only the JVM record starts, not the JVMs it starts in turn (by default each gets its own "
+                "file: the -o name with its pid inserted, run.4242.ssr)");
   cmd->add_option("command", args->command, "The program to run and its arguments, after --")->required();
-  return {cmd, [args] { return runRecord(*args); }};
+  // Options after the program belong to it; before `--`, an unknown one is reported by
+  // checkCommandLine, which can also say that `--` is missing.
+  cmd->allow_extras();
+  return {cmd, [args, cmd] {
+            for (const std::string& arg : cmd->remaining()) {
+              if (arg == "--") break;  // CLI11 keeps the separator among the extras
+              args->unknown.push_back(arg);
+            }
+            return runRecord(*args);
+          }};
 }
 
 }  // namespace stackscope::cli

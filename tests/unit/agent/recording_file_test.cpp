@@ -99,6 +99,12 @@ TEST_F(RecordingFile, AFileBeingWrittenGetsTheAlternativeNameAndANotice) {
   EXPECT_EQ(opened.notice, "stackscope: '" + path("held.ssr") + "' is being written by another process; recording to '" +
                                path("held.4242.ssr") + "' instead");
   EXPECT_EQ(contents(path("held.ssr")), held);
+
+  // overwrite=no asked for another name whenever the named file cannot be taken: no notice.
+  format::RecordingWriter third;
+  const OpenedRecording quiet = openRecording(third, options("held.ssr", false), 4343, "t");
+  EXPECT_EQ(quiet.path, path("held.4343.ssr"));
+  EXPECT_EQ(quiet.notice, "");
 }
 
 TEST_F(RecordingFile, ALockedFileIsNotTruncated) {
