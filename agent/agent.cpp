@@ -15,6 +15,7 @@
 #include <jvmti.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <ctime>
 #include <string>
@@ -58,7 +59,8 @@ struct Agent {
         status(gc),
         tracker(env, registry, meta, lost, options, start_ns),
         wall(env, registry, ring, lost, options.interval_ns, start_ns),
-        writer_thread({env, &writer, &ring, &lost, &meta, &registry, &status, &annotations, &options, start_ns}) {}
+        writer_thread({env, &writer, &ring, &lost, &meta, &registry, &status, &annotations, &options, &code_regions,
+                       start_ns}) {}
 
   jvmtiEnv* jvmti;
   const Options options;
@@ -66,6 +68,7 @@ struct Agent {
   const int64_t start_ns;        // monotonic time 0
   const int64_t start_epoch_ns;  // the same instant on the wall clock
   format::RecordingWriter writer;
+  CodeRegions code_regions;  // before the writer thread, which names stub frames with it
   SampleRing ring;
   AnnotationTable annotations;  // refers to options.filter
   LostCounters lost;
@@ -158,6 +161,8 @@ void JNICALL onVMInit(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread) {
   agent.tracker.init(jni);
   agent.status.init(jni, monotonicNs());
   createMethodIdsForLoadedClasses(jvmti, jni);
+  // Regions generated before the event was enabled are announced again; known ones are ignored.
+  jvmti->GenerateEvents(JVMTI_EVENT_DYNAMIC_CODE_GENERATED);
   writeRecordingInfo(agent, jni);  // before the writer thread exists: no lock needed
   if (!agent.writer_thread.start(jni)) {
     std::fprintf(stderr, "stackscope: cannot start the writer thread; running unprofiled\n");
@@ -219,6 +224,12 @@ void JNICALL onClassPrepare(jvmtiEnv* jvmti, JNIEnv* jni, jthread, jclass klass)
 void JNICALL onCompiledMethodLoad(jvmtiEnv*, jmethodID, jint, const void*, jint, const jvmtiAddrLocationMap*,
                                   const void*) {}
 
+// Stubs, adapters and the interpreter as the VM generates them; may come in the primordial
+// phase, before VMInit, and on any thread.
+void JNICALL onDynamicCodeGenerated(jvmtiEnv*, const char* name, const void* address, jint length) {
+  g_agent->code_regions.add(name, reinterpret_cast<uintptr_t>(address), static_cast<uint64_t>(std::max<jint>(length, 0)));
+}
+
 // These two run inside the GC: no JVMTI or JNI, only atomics.
 void JNICALL onGcStart(jvmtiEnv*) { g_agent->gc.onStart(monotonicNs()); }
 void JNICALL onGcFinish(jvmtiEnv*) { g_agent->gc.onFinish(monotonicNs()); }
@@ -232,13 +243,15 @@ jvmtiError enableEvents(jvmtiEnv* jvmti) {
   callbacks.ClassLoad = onClassLoad;
   callbacks.ClassPrepare = onClassPrepare;
   callbacks.CompiledMethodLoad = onCompiledMethodLoad;
+  callbacks.DynamicCodeGenerated = onDynamicCodeGenerated;
   callbacks.GarbageCollectionStart = onGcStart;
   callbacks.GarbageCollectionFinish = onGcFinish;
   jvmtiError error = jvmti->SetEventCallbacks(&callbacks, sizeof(callbacks));
   const jvmtiEvent events[] = {JVMTI_EVENT_VM_INIT,       JVMTI_EVENT_VM_DEATH,
                                JVMTI_EVENT_THREAD_START,  JVMTI_EVENT_THREAD_END,
                                JVMTI_EVENT_CLASS_LOAD,    JVMTI_EVENT_CLASS_PREPARE,
-                               JVMTI_EVENT_COMPILED_METHOD_LOAD, JVMTI_EVENT_GARBAGE_COLLECTION_START,
+                               JVMTI_EVENT_COMPILED_METHOD_LOAD, JVMTI_EVENT_DYNAMIC_CODE_GENERATED,
+                               JVMTI_EVENT_GARBAGE_COLLECTION_START,
                                JVMTI_EVENT_GARBAGE_COLLECTION_FINISH};
   for (jvmtiEvent event : events) {
     if (error == JVMTI_ERROR_NONE) error = jvmti->SetEventNotificationMode(JVMTI_ENABLE, event, nullptr);
@@ -301,7 +314,7 @@ jint load(JavaVM* vm, const Options& options, const std::string& text) {
   initJavaApi({&agent->meta, &agent->annotations, &agent->registry, agent->start_ns,
                options.mode == SampleMode::Cpu});
   const bool wall = options.mode == SampleMode::Wall;
-  if (!installCaptureHandler({walk, &agent->ring, &agent->lost, agent->start_ns, wall})) {
+  if (!installCaptureHandler({walk, &agent->ring, &agent->lost, agent->start_ns, wall, &agent->code_regions})) {
     return refuse(options.strict, "stackscope: cannot install the SIGPROF handler");
   }
   if (jvmtiError error = enableEvents(jvmti); error != JVMTI_ERROR_NONE) {

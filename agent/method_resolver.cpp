@@ -48,6 +48,16 @@ uint32_t MethodResolver::truncatedId() {
   return truncated_id_;
 }
 
+uint32_t MethodResolver::stubId(const char* name) {
+  auto [it, inserted] = stub_ids_.try_emplace(name, next_id_);
+  if (inserted) {
+    ++next_id_;
+    writer_.writeMethod({it->second, writer_.internString(""), writer_.internString(std::string("[stub] ") + name),
+                         writer_.internString(""), 0, {}});
+  }
+  return it->second;
+}
+
 format::MethodRecord MethodResolver::describe(JNIEnv* jni, jmethodID method, uint32_t id) {
   format::MethodRecord record;
   record.id = id;

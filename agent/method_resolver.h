@@ -7,6 +7,7 @@
 #include <jvmti.h>
 
 #include <cstdint>
+#include <string>
 #include <unordered_map>
 
 #include "format/writer.h"
@@ -23,6 +24,9 @@ class MethodResolver {
   // The pseudo-method "[truncated]" (no class) that stands, as the outermost frame, for the
   // frames of a stack deeper than the walk keeps (docs/format.md).
   uint32_t truncatedId();
+  // The pseudo-method "[stub] NAME" (no class) for a frame in generated code that is not a
+  // Java method (code_regions.h); one per name, however many regions carry it.
+  uint32_t stubId(const char* name);
 
  private:
   format::MethodRecord describe(JNIEnv* jni, jmethodID method, uint32_t id);
@@ -32,6 +36,7 @@ class MethodResolver {
   std::unordered_map<const void*, uint32_t> ids_;
   uint32_t next_id_ = 1;
   uint32_t truncated_id_ = 0;
+  std::unordered_map<std::string, uint32_t> stub_ids_;
 };
 
 }  // namespace stackscope::agent

@@ -19,6 +19,11 @@ struct RawFrame {
   const void* method;  // jmethodID
 };
 
+// A frame the stack capture adds for generated code that is not a Java method (a stub,
+// code_regions.h): its `method` holds the region's index + 1 instead of a jmethodID.
+// AsyncGetCallTrace never writes this bci.
+inline constexpr int32_t kStubFrameBci = INT32_MIN;
+
 struct RepeatEntry {
   uint32_t thread;
   uint32_t annotation;  // the thread's annotation now (it may have changed without running much)

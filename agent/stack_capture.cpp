@@ -1,6 +1,7 @@
 // SIGNAL HANDLER RULES — everything reachable from onSigprof runs inside a signal handler
 // that may interrupt any code of the thread, including malloc, a lock holder or the JVM:
-//   * async-signal-safe calls only (clock_gettime, AsyncGetCallTrace, which is made for it);
+//   * async-signal-safe calls only (clock_gettime, memmove, AsyncGetCallTrace, which is made
+//     for it, CodeRegions::find);
 //     it never blocks: a full ring is counted as lost, not waited on;
 //   * no allocation, no locks (only lock-free atomics), no C++ exceptions, no JVMTI or JNI;
 //   * the only memory it reads besides its own data is the interrupted thread's stack, and
@@ -19,6 +20,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstddef>
+#include <cstring>
 
 #include "agent/clocks.h"
 #include "agent/stub_unwind.h"
@@ -63,7 +65,10 @@ uintptr_t readStackWord(uintptr_t addr) { return *reinterpret_cast<const uintptr
 // Walks again from `regs` (a caller frame) on a copy of the interrupted context.
 bool walkFrom(const WalkRegisters& regs, ASGCT_CallTrace& trace, const ucontext_t& context) {
   ucontext_t moved = context;
-  moved.uc_mcontext.gregs[REG_RIP] = static_cast<greg_t>(regs.pc);
+  // regs.pc is a return address: the instruction after the call, whose debug information
+  // may already belong to the next (inlined) method. One byte back is inside the call, so
+  // the walk names the method and bci that made it.
+  moved.uc_mcontext.gregs[REG_RIP] = static_cast<greg_t>(regs.pc - 1);
   moved.uc_mcontext.gregs[REG_RSP] = static_cast<greg_t>(regs.sp);
   moved.uc_mcontext.gregs[REG_RBP] = static_cast<greg_t>(regs.fp);
   trace.num_frames = 0;
@@ -85,6 +90,19 @@ bool walkFromStubCaller(const ThreadSlot& thread, ASGCT_CallTrace& trace, void* 
   }
   return callerOfFramedStub(regs, thread.stack, readStackWord, caller) && walkFrom(caller, trace, context);
 }
+
+// Puts the stub the thread was interrupted in on top of the Java frames walked from its
+// caller; the outermost frame gives way when the walk filled the slot.
+jint addStubFrame(RawFrame* frames, jint num_frames, const void* ucontext) {
+  if (!g_config.code_regions) return num_frames;
+  const auto pc = static_cast<uintptr_t>(static_cast<const ucontext_t*>(ucontext)->uc_mcontext.gregs[REG_RIP]);
+  const int32_t region = g_config.code_regions->find(pc);
+  if (region < 0) return num_frames;
+  const jint kept = std::min<jint>(num_frames, kMaxFrames - 1);
+  std::memmove(frames + 1, frames, static_cast<size_t>(kept) * sizeof(RawFrame));
+  frames[0] = {kStubFrameBci, reinterpret_cast<const void*>(static_cast<uintptr_t>(region) + 1)};
+  return kept + 1;
+}
 #endif
 
 // Walks the interrupted thread's stack into `frames`; returns AsyncGetCallTrace's num_frames.
@@ -95,7 +113,7 @@ jint walk(const ThreadSlot& thread, RawFrame* frames, void* ucontext) {
   const jint first = trace.num_frames;
   if (first == kNotInJava || first == kUnknownJava || first == kNotWalkableJava) {
     // A sample recovered this way counts as any other; one that is not, for the first reason.
-    return walkFromStubCaller(thread, trace, ucontext) ? trace.num_frames : first;
+    return walkFromStubCaller(thread, trace, ucontext) ? addStubFrame(frames, trace.num_frames, ucontext) : first;
   }
 #endif
   return trace.num_frames;

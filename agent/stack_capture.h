@@ -3,6 +3,7 @@
 
 #include <cstdint>
 
+#include "agent/code_regions.h"
 #include "agent/lost_counters.h"
 #include "agent/sample_slot.h"
 
@@ -14,6 +15,7 @@ struct CaptureConfig {
   LostCounters* lost = nullptr;          // never freed, likewise
   int64_t start_ns = 0;                  // monotonic time 0 of the recording
   bool wall = false;                     // signals come from the wall sampler, not CPU timers
+  const CodeRegions* code_regions = nullptr;  // names the stubs a sample stops in; never freed
 };
 
 // Looks up AsyncGetCallTrace in the JVM; null if this JVM does not have it.

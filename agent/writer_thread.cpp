@@ -136,7 +136,7 @@ void WriterThread::writeStack(JNIEnv* jni, const SampleSlot& slot) {
   ensureThreadRecord(slot.thread);
   frames_.resize(slot.count);
   for (uint16_t i = 0; i < slot.count; ++i) {
-    frames_[i] = {methods_.idFor(jni, slot.frames[i].method), slot.frames[i].bci};
+    frames_[i] = frameOf(jni, slot.frames[i]);
   }
   // A full walk may have been cut: say so where the missing (outer) frames would be.
   if (slot.count == kMaxFrames) frames_.push_back({methods_.truncatedId(), -1});
@@ -145,6 +145,14 @@ void WriterThread::writeStack(JNIEnv* jni, const SampleSlot& slot) {
   ensureAnnotation(slot.annotation);
   in_.writer->writeSample(
       {slot.time_ns, slot.thread, stack, static_cast<format::ThreadState>(slot.state), slot.weight, slot.annotation});
+}
+
+format::Frame WriterThread::frameOf(JNIEnv* jni, const RawFrame& raw) {
+  if (raw.bci == kStubFrameBci) {
+    const auto region = static_cast<int32_t>(reinterpret_cast<uintptr_t>(raw.method) - 1);
+    return {methods_.stubId(in_.code_regions->name(region)), -1};
+  }
+  return {methods_.idFor(jni, raw.method), raw.bci};
 }
 
 void WriterThread::writeRepeats(const SampleSlot& slot) {

@@ -14,6 +14,7 @@
 
 #include "agent/agent_thread.h"
 #include "agent/annotation_table.h"
+#include "agent/code_regions.h"
 #include "agent/lost_counters.h"
 #include "agent/meta_events.h"
 #include "agent/method_resolver.h"
@@ -35,6 +36,7 @@ struct WriterInputs {
   StatusSampler* status;
   const AnnotationTable* annotations;
   const Options* options;
+  const CodeRegions* code_regions;  // names the stub frames of the stack capture
   int64_t start_ns;  // monotonic time 0
 };
 
@@ -56,6 +58,7 @@ class WriterThread {
   void drainMeta();
   void drainRing(JNIEnv* jni);
   void writeStack(JNIEnv* jni, const SampleSlot& slot);
+  format::Frame frameOf(JNIEnv* jni, const RawFrame& raw);
   void writeRepeats(const SampleSlot& slot);
   void ensureThreadRecord(uint32_t thread);
   // Writes the Annotation record of `id` the first time an event uses it: only the

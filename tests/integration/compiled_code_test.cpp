@@ -37,5 +37,43 @@ TEST_F(CompiledCode, RandomReadsOfALargeArrayBelongToTheLoop) {
   EXPECT_LE(generator / all, 0.15) << methods.dump(1);
 }
 
+// Self samples of the methods whose names start with `prefix`, over all samples.
+double selfShare(const json& methods, const std::string& prefix) {
+  double self = 0;
+  for (const json& m : methods.at("methods"))
+    if (m.at("method").get<std::string>().rfind(prefix, 0) == 0) self += m.at("self").get<double>();
+  return self / methods.at("samples").get<double>();
+}
+
+// The copy of each delete runs in an arraycopy stub called from AbstractStringBuilder.shift.
+// The stub is a frame of its own above shift; the return address into shift must not be read
+// as the next inlined method (before: ensureCapacityInternal, 38 % on JDK 17). Tolerance: the
+// stub frame holds at least 85 % of the samples and shift's total at least 90 %.
+TEST_F(CompiledCode, AnArraycopyStubIsAFrameAboveTheMethodThatCalledIt) {
+  ProcessResult rec = record({"-e", "cpu", "-i", "5ms"}, file("edit.ssr"), "StringBuilderEdit", {"3000"});
+  ASSERT_EQ(rec.exit_code, 0) << rec.err;
+  json methods = report(file("edit.ssr"), {"--top", "1000"});
+  ASSERT_GT(methods.at("samples").get<double>(), 200) << methods.dump(1);
+  EXPECT_GE(selfShare(methods, "[stub] j"), 0.85) << methods.dump(1);
+  const json* shift = find(methods, "methods", "method", "java.lang.AbstractStringBuilder.shift");
+  ASSERT_NE(shift, nullptr) << methods.dump(1);
+  EXPECT_GE(shift->at("total_pct").get<double>(), 90.0) << methods.dump(1);
+  const json* capacity = find(methods, "methods", "method", "java.lang.AbstractStringBuilder.ensureCapacityInternal");
+  if (capacity) EXPECT_LE(capacity->at("total_pct").get<double>(), 5.0) << methods.dump(1);
+}
+
+// SHA-256's compression is an intrinsic stub: its time belongs to the stub frame, not to
+// DigestBase.engineUpdate (92 % before). Tolerance: the sha256 stubs hold at least 80 % of
+// the samples, engineUpdate's self at most 5 %.
+TEST_F(CompiledCode, ADigestIntrinsicIsAFrameOfItsOwn) {
+  ProcessResult rec = record({"-e", "cpu", "-i", "5ms"}, file("digest.ssr"), "DigestBlocks", {"3000"});
+  ASSERT_EQ(rec.exit_code, 0) << rec.err;
+  if (truth(rec.out).at("intrinsic") == 0) GTEST_SKIP() << "this JVM has no SHA-256 intrinsic on this CPU";
+  json methods = report(file("digest.ssr"), {"--top", "1000"});
+  ASSERT_GT(methods.at("samples").get<double>(), 200) << methods.dump(1);
+  EXPECT_GE(selfShare(methods, "[stub] sha256_implCompress"), 0.80) << methods.dump(1);
+  EXPECT_LE(selfShare(methods, "sun.security.provider.DigestBase.engineUpdate"), 0.05) << methods.dump(1);
+}
+
 }  // namespace
 }  // namespace it

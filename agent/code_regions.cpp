@@ -1,0 +1,39 @@
+#include "agent/code_regions.h"
+
+#include <cstring>
+
+namespace stackscope::agent {
+
+CodeRegions::CodeRegions() : regions_(new Region[kCapacity]) {}
+
+void CodeRegions::add(const char* name, uintptr_t start, uint64_t length) {
+  if (length == 0 || start + length < start) return;
+  std::lock_guard<std::mutex> lock(add_lock_);
+  const uint32_t count = count_.load(std::memory_order_relaxed);
+  for (uint32_t i = 0; i < count; ++i) {
+    if (regions_[i].start == start && regions_[i].end == start + length) return;
+  }
+  if (count == kCapacity) {
+    dropped_.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
+  regions_[count] = {start, start + length, strdup(name ? name : "unnamed")};
+  count_.store(count + 1, std::memory_order_release);  // the entry is complete before it is seen
+}
+
+// A linear scan: it runs only for samples whose stack walk failed in generated code, and the
+// entries are contiguous and small (24 bytes).
+int32_t CodeRegions::find(uintptr_t pc) const {
+  const uint32_t count = count_.load(std::memory_order_acquire);
+  for (uint32_t i = 0; i < count; ++i) {
+    if (pc >= regions_[i].start && pc < regions_[i].end) return static_cast<int32_t>(i);
+  }
+  return -1;
+}
+
+const char* CodeRegions::name(int32_t index) const {
+  if (index < 0 || static_cast<uint32_t>(index) >= size()) return "unknown";
+  return regions_[index].name;
+}
+
+}  // namespace stackscope::agent
