@@ -57,7 +57,7 @@ std::string optionName(const ::testing::TestParamInfo<const char*>& info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Options, BadOption,
-                         ::testing::Values("event=bogus", "interval=abc", "colour=red"),
+                         ::testing::Values("event=bogus", "interval=abc", "colour=red", "interval=1ms,interval=2ms"),
                          optionName);
 
 TEST_F(AgentOptions, StrictMakesABadOptionStopTheJvm) {
