@@ -58,7 +58,7 @@ struct Agent {
         registry(meta),
         status(gc),
         tracker(env, registry, meta, lost, options, start_ns),
-        wall(env, registry, ring, lost, options.interval_ns, start_ns),
+        wall(env, registry, tracker, ring, lost, options.interval_ns, start_ns),
         writer_thread({env, &writer, &ring, &lost, &meta, &registry, &status, &annotations, &options, &code_regions,
                        start_ns}) {}
 

@@ -13,11 +13,11 @@
 namespace stackscope::agent {
 
 struct MetaEvent {
-  enum class Kind : uint8_t { ThreadStart, ThreadEnd, Marker, AnnotationChange };
+  enum class Kind : uint8_t { ThreadStart, ThreadEnd, Marker, AnnotationChange, Rename };
   Kind kind = Kind::ThreadStart;
   int64_t time_ns = 0;
   uint32_t thread = 0;
-  bool has_record = false;     // write `record` first: a new thread, or one that was renamed
+  bool has_record = false;     // write `record` first: a new thread, or one that was renamed (Rename: only that)
   format::ThreadRecord record;
   format::MarkerKind marker = format::MarkerKind::Point;  // Marker
   std::string name;                                        // Marker

@@ -28,7 +28,9 @@ struct RepeatEntry {
   uint32_t thread;
   uint32_t annotation;  // the thread's annotation now (it may have changed without running much)
   uint8_t state;        // format::ThreadState
+  uint16_t weight;      // ticks the repeat stands for (idle_backoff.h), in the padding
 };
+static_assert(sizeof(RepeatEntry) == 12);
 
 enum class SlotKind : uint8_t {
   Stack,   // frames[0, count) of `thread`, innermost first

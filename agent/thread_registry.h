@@ -57,14 +57,20 @@ struct ThreadSlot {
   std::atomic<bool> has_stack{false};        // a stack was captured and queued for this thread
   std::atomic<int64_t> cpu_at_capture{-1};   // thread CPU time at the end of the last good capture
 
-  // wall mode, sampler thread only.
+  // wall mode, sampler thread only (under the registry mutex).
   int64_t last_seen_cpu = -1;
   uint8_t last_state = 0;
   uint8_t signalled_state = 0;  // the state the last signal was sent (foreign: stack read) in
+  uint32_t idle_period = 1;     // ticks between looks at an idle thread (idle_backoff.h)
+  uint64_t next_look_tick = 0;
+  uint32_t owed_ticks = 0;      // ticks since the last sample that no look covered yet
 
-  // Callbacks only (registry mutex).
+  // Callbacks and the wall sampler's rename check (registry mutex).
   jthread thread_ref = nullptr;  // JNI global reference
+  jweak name_ref = nullptr;      // the java.lang.String `name` had when `name` was read
   std::string name;
+  int64_t java_id = 0;
+  uint64_t os_start = 0;         // the OS thread's start time (thread_state.h), 0 = unknown
 };
 
 // The calling thread's slot, null when the thread is not registered. Async-signal-safe.

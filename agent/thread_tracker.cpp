@@ -3,10 +3,12 @@
 #include <pthread.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <vector>
 
 #include "agent/clocks.h"
+#include "agent/proc_task.h"
 #include "agent/wall_pending.h"
 
 namespace stackscope::agent {
@@ -26,12 +28,30 @@ StackBounds currentThreadStack() {
   return {reinterpret_cast<uintptr_t>(low), reinterpret_cast<uintptr_t>(low) + size};
 }
 
+// The tid of the thread listed i-th, found by its OS name among the tasks; 0 when that is
+// not certain: another Java thread shares the name's first 15 bytes, or not exactly one task
+// has it (HotSpot names the OS thread as the Java thread starts running; the launcher's main
+// thread keeps its own name).
+pid_t tidByOsName(const std::vector<std::string>& os_names, size_t i, const std::vector<TaskName>& tasks) {
+  const std::string& name = os_names[i];
+  if (name.empty() || std::count(os_names.begin(), os_names.end(), name) != 1) return 0;
+  pid_t found = 0;
+  for (const TaskName& task : tasks) {
+    if (task.comm != name) continue;
+    if (found != 0) return 0;
+    found = task.tid;
+  }
+  return found;
+}
+
 }  // namespace
 
 void ThreadTracker::init(JNIEnv* jni) {
   jclass thread_class = jni->FindClass("java/lang/Thread");
   if (thread_class) {
     get_id_.store(jni->GetMethodID(thread_class, "getId", "()J"));
+    if (jni->ExceptionCheck()) jni->ExceptionClear();
+    name_field_.store(jni->GetFieldID(thread_class, "name", "Ljava/lang/String;"));
     jni->DeleteLocalRef(thread_class);
   }
   if (jni->ExceptionCheck()) jni->ExceptionClear();
@@ -56,12 +76,42 @@ int64_t ThreadTracker::javaId(JNIEnv* jni, jthread thread) {
   return id;
 }
 
+uint32_t ThreadTracker::earlierIdOnOsThread(pid_t tid, uint64_t os_start) {
+  std::lock_guard<std::mutex> lock(ended_mutex_);
+  auto it = ended_.find(tid);
+  if (it == ended_.end()) return 0;
+  // The same tid and the same start time: the same OS thread. Only the tid: the kernel gave
+  // an exited thread's tid to a new one.
+  const uint32_t id = it->second.os_start == os_start ? it->second.id : 0;
+  ended_.erase(it);
+  return id;
+}
+
+void ThreadTracker::rememberOsThread(const ThreadSlot& slot) {
+  if (slot.tid == 0 || slot.os_start == 0) return;
+  std::lock_guard<std::mutex> lock(ended_mutex_);
+  // Bounded: a program that churns through threads forgets the oldest candidates (clearing
+  // all at once is enough: a forgotten one only gets a new id).
+  constexpr size_t kMaxRemembered = 4096;
+  if (ended_.size() >= kMaxRemembered) ended_.clear();
+  ended_[slot.tid] = {slot.id, slot.os_start};
+}
+
 ThreadSlot* ThreadTracker::newSlot(JNIEnv* jni, jthread thread, pid_t tid, MetaEvent& start) {
   auto* slot = new ThreadSlot;
-  slot->id = registry_.nextId();
+  TaskStat os{};
+  if (tid != 0 && readTaskStat(tid, os)) slot->os_start = os.start_time;
+  const uint32_t earlier = tid != 0 && slot->os_start != 0 ? earlierIdOnOsThread(tid, slot->os_start) : 0;
+  slot->id = earlier != 0 ? earlier : registry_.nextId();
   slot->tid = tid;
   slot->thread_ref = jni->NewGlobalRef(thread);
   slot->name = threadName(thread);
+  if (const jfieldID field = name_field_.load()) {
+    const jobject name = jni->GetObjectField(thread, field);
+    slot->name_ref = name ? jni->NewWeakGlobalRef(name) : nullptr;
+    jni->DeleteLocalRef(name);
+  }
+  slot->java_id = javaId(jni, thread);
   // With a filter, a thread is left out until an annotation that matches it: its timer is
   // created disarmed and the wall sampler skips it.
   slot->excluded.store(!options_.filter.empty(), std::memory_order_relaxed);
@@ -70,11 +120,36 @@ ThreadSlot* ThreadTracker::newSlot(JNIEnv* jni, jthread thread, pid_t tid, MetaE
   start.time_ns = monotonicNs() - start_ns_;
   start.thread = slot->id;
   start.has_record = true;
-  start.record = {slot->id, slot->name, tid, javaId(jni, thread)};
+  start.record = {slot->id, slot->name, tid, slot->java_id};
   return slot;
 }
 
+void ThreadTracker::noticeRename(JNIEnv* jni, ThreadSlot& slot) {
+  const jfieldID field = name_field_.load();
+  if (!field || !slot.thread_ref) return;
+  const jobject now = jni->GetObjectField(slot.thread_ref, field);
+  // Names are immutable strings: the same object is the same name. A weak reference to an
+  // old name the GC took compares unequal, and the name is then read to be sure.
+  if (!jni->IsSameObject(now, slot.name_ref)) {
+    if (slot.name_ref) jni->DeleteWeakGlobalRef(slot.name_ref);
+    slot.name_ref = now ? jni->NewWeakGlobalRef(now) : nullptr;
+    std::string name = threadName(slot.thread_ref);
+    if (!name.empty() && name != slot.name) {
+      slot.name = name;
+      MetaEvent rename;
+      rename.kind = MetaEvent::Kind::Rename;
+      rename.time_ns = monotonicNs() - start_ns_;
+      rename.thread = slot.id;
+      rename.has_record = true;
+      rename.record = {slot.id, std::move(name), slot.tid, slot.java_id};
+      meta_.push(std::move(rename));
+    }
+  }
+  jni->DeleteLocalRef(now);
+}
+
 void ThreadTracker::release(JNIEnv* jni, ThreadSlot* slot) {
+  if (slot->name_ref) jni->DeleteWeakGlobalRef(slot->name_ref);
   jni->DeleteGlobalRef(slot->thread_ref);
   delete slot;
 }
@@ -109,16 +184,19 @@ void ThreadTracker::registerRunning(JNIEnv* jni, bool (*is_agent_thread)(JNIEnv*
   jint count = 0;
   jthread* threads = nullptr;
   if (jvmti_->GetAllThreads(&count, &threads) != JVMTI_ERROR_NONE) return;
+  std::vector<std::string> os_names(static_cast<size_t>(count));
+  for (jint i = 0; i < count; ++i) os_names[i] = osThreadName(threadName(threads[i]));
+  const std::vector<TaskName> tasks = listTasks();
   for (jint i = 0; i < count; ++i) {
-    if (!is_agent_thread(jni, threads[i])) registerForeign(jni, threads[i]);
+    if (!is_agent_thread(jni, threads[i])) registerForeign(jni, threads[i], tidByOsName(os_names, i, tasks));
     jni->DeleteLocalRef(threads[i]);
   }
   jvmti_->Deallocate(reinterpret_cast<unsigned char*>(threads));
 }
 
-void ThreadTracker::registerForeign(JNIEnv* jni, jthread thread) {
+void ThreadTracker::registerForeign(JNIEnv* jni, jthread thread, pid_t tid) {
   MetaEvent start;
-  ThreadSlot* slot = newSlot(jni, thread, 0, start);
+  ThreadSlot* slot = newSlot(jni, thread, tid, start);
   slot->foreign = true;
   // Present: main, or a thread whose own ThreadStart came first.
   if (registry_.addForeign(slot, jni, std::move(start)) != ThreadRegistry::AddResult::Added) release(jni, slot);
@@ -138,11 +216,14 @@ void ThreadTracker::onEnd(JNIEnv* jni, jthread thread) {
         lost_.add(format::LostReason::ThreadExiting, waiting - 1);
       }
     }
+    if (slot) rememberOsThread(*slot);
   } else {
     // A foreign thread, or one that is not ours (an agent thread) or registered too late.
     slot = registry_.removeForeign(jni, thread);
   }
   if (!slot) return;
+  // Ticks the wall sampler owed an idle thread (idle_backoff.h) that no look will pay now.
+  if (slot->owed_ticks > 0) lost_.add(format::LostReason::ThreadExiting, slot->owed_ticks);
 
   MetaEvent event;
   event.kind = MetaEvent::Kind::ThreadEnd;
@@ -152,7 +233,7 @@ void ThreadTracker::onEnd(JNIEnv* jni, jthread thread) {
   std::string name = threadName(thread);
   if (!name.empty() && name != slot->name) {
     event.has_record = true;
-    event.record = {slot->id, std::move(name), slot->tid, javaId(jni, thread)};
+    event.record = {slot->id, std::move(name), slot->tid, slot->java_id};
   }
   meta_.push(std::move(event));
   release(jni, slot);

@@ -1,7 +1,12 @@
 // Follows Java threads through JVMTI ThreadStart/ThreadEnd: registers them for sampling,
 // arms their CPU timers (cpu mode) and queues their thread records and events. In wall mode
 // it also registers, at VMInit, the threads that were running before (foreign slots,
-// thread_registry.h).
+// thread_registry.h), with their OS tids found by name in /proc.
+//
+// One thread, one id: a Java thread that starts on the OS thread of one that ended (the
+// launcher's main thread detaches as "main" and attaches again as "DestroyJavaVM"; native
+// code attaching a thread again) gets the id of the earlier one, and its record is a rename.
+// Renames are recorded as a new record with the same id (docs/format.md).
 #pragma once
 
 #include <jni.h>
@@ -9,7 +14,9 @@
 
 #include <atomic>
 #include <cstdint>
+#include <mutex>
 #include <string>
+#include <unordered_map>
 
 #include "agent/lost_counters.h"
 #include "agent/meta_events.h"
@@ -38,13 +45,20 @@ class ThreadTracker {
   // will remove any more.
   void dropForeign(JNIEnv* jni);
 
+  // Queues a new record for the thread if its name changed since it was last read. Cheap
+  // when it did not: the name field compared by identity. Registry mutex held.
+  void noticeRename(JNIEnv* jni, ThreadSlot& slot);
+
  private:
   std::string threadName(jthread thread);
   int64_t javaId(JNIEnv* jni, jthread thread);
   // A new slot for `thread`, and in `start` its ThreadStart event with its record.
   ThreadSlot* newSlot(JNIEnv* jni, jthread thread, pid_t tid, MetaEvent& start);
-  void registerForeign(JNIEnv* jni, jthread thread);
+  void registerForeign(JNIEnv* jni, jthread thread, pid_t tid);
   void release(JNIEnv* jni, ThreadSlot* slot);
+  // The id of the thread that ran on this OS thread before (0 if none) and forgets it.
+  uint32_t earlierIdOnOsThread(pid_t tid, uint64_t os_start);
+  void rememberOsThread(const ThreadSlot& slot);
 
   jvmtiEnv* jvmti_;
   ThreadRegistry& registry_;
@@ -53,6 +67,14 @@ class ThreadTracker {
   const Options& options_;
   const int64_t start_ns_;
   std::atomic<jmethodID> get_id_{nullptr};
+  std::atomic<jfieldID> name_field_{nullptr};
+  // Ended threads by tid, with their OS threads' start times (callbacks, under ended_mutex_).
+  struct EndedThread {
+    uint32_t id;
+    uint64_t os_start;
+  };
+  std::mutex ended_mutex_;
+  std::unordered_map<pid_t, EndedThread> ended_;
   std::atomic<bool> timer_warned_{false};
 };
 

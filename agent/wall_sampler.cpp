@@ -5,9 +5,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include "agent/clocks.h"
+#include "agent/proc_task.h"
 #include "agent/thread_state.h"
 
 namespace stackscope::agent {
@@ -25,11 +27,11 @@ constexpr uint8_t kRunning = static_cast<uint8_t>(ThreadState::Running);
 
 }  // namespace
 
-void WallSampler::run(void* self_ptr, JNIEnv*, AgentThread& thread) {
+void WallSampler::run(void* self_ptr, JNIEnv* jni, AgentThread& thread) {
   auto& self = *static_cast<WallSampler*>(self_ptr);
   int64_t next = monotonicNs() + self.interval_ns_;
   while (thread.sleepUntil(next)) {
-    self.tick();
+    self.tick(jni);
     next += self.interval_ns_;
     const int64_t now = monotonicNs();
     if (now >= next) {
@@ -41,16 +43,22 @@ void WallSampler::run(void* self_ptr, JNIEnv*, AgentThread& thread) {
       next += missed * self.interval_ns_;
     }
   }
+  self.flushOwed();
 }
 
-void WallSampler::tick() {
+void WallSampler::tick(JNIEnv* jni) {
   const int64_t time_ns = monotonicNs() - start_ns_;
   const pid_t pid = getpid();
+  ++tick_;
   repeats_.clear();
   sampled_ = 0;
   // The registry mutex is held across each signal: ThreadEnd cannot remove a thread (and
   // its tid be reused) between our look at it and the tgkill.
-  registry_.forEachLocked([&](ThreadSlot& slot) { sampleThread(slot, pid, time_ns); });
+  registry_.forEachLocked([&](ThreadSlot& slot) {
+    sampleThread(slot, pid, time_ns);
+    // Each thread's name about once a second, spread over the ticks.
+    if ((slot.id + tick_) % rename_period_ == 0) tracker_.noticeRename(jni, slot);
+  });
   pushRepeats(time_ns);
 }
 
@@ -59,18 +67,25 @@ bool WallSampler::liveState(const ThreadSlot& slot, uint8_t& state) {
   if (jvmti_->GetThreadState(slot.thread_ref, &bits) != JVMTI_ERROR_NONE || !(bits & JVMTI_THREAD_STATE_ALIVE)) {
     return false;
   }
-  state = static_cast<uint8_t>(threadStateFromJvmti(bits));
+  // Only a thread JVMTI calls runnable in Java code pays for the kernel's word (a file read).
+  const char os_state = slot.tid != 0 && needsSchedulerState(bits) ? osSchedulerState(slot.tid) : 0;
+  state = static_cast<uint8_t>(threadStateFromJvmti(bits, os_state));
   return true;
 }
 
 void WallSampler::sampleThread(ThreadSlot& slot, pid_t pid, int64_t time_ns) {
   // Left out by the annotation filter: no signal, no stack walk, not even a clock read.
   if (slot.excluded.load(std::memory_order_relaxed)) return;
+  ++sampled_;
+  // Idle for a while: looked at later, this tick is owed to its next sample.
+  if (tick_ < slot.next_look_tick) {
+    ++slot.owed_ticks;
+    return;
+  }
   if (slot.foreign) {
     sampleForeign(slot, time_ns);
     return;
   }
-  ++sampled_;
   switch (addPendingTick(slot.wall_pending, max_pending_weight_)) {
     case PendingTick::Added:  // starved of CPU: the capture still to come stands for this tick too
       return;
@@ -85,9 +100,10 @@ void WallSampler::sampleThread(ThreadSlot& slot, pid_t pid, int64_t time_ns) {
   // A thread whose CPU clock has not moved has executed nothing: its stack and its state
   // are what they were, so neither JVMTI nor a signal is needed.
   if (has_stack && cpu >= 0 && cpu == slot.last_seen_cpu && slot.last_state != kRunning) {
-    repeat(slot, slot.last_state);
+    repeatIdle(slot, slot.last_state);
     return;
   }
+  settleOwed(slot);
   uint8_t state = 0;
   if (!liveState(slot, state)) {
     lost_.add(format::LostReason::ThreadExiting);
@@ -100,7 +116,7 @@ void WallSampler::sampleThread(ThreadSlot& slot, pid_t pid, int64_t time_ns) {
   // another state (running, say, just before a sleep) says nothing about the stack now.
   if (has_stack && state != kRunning && state == slot.signalled_state && cpu >= 0 &&
       cpu - slot.cpu_at_capture.load(std::memory_order_relaxed) <= kHandlerExitSlackNs) {
-    repeat(slot, state);
+    repeat(slot, state, 1);
     return;
   }
   slot.wall_state.store(state, std::memory_order_relaxed);
@@ -113,19 +129,52 @@ void WallSampler::sampleThread(ThreadSlot& slot, pid_t pid, int64_t time_ns) {
 }
 
 void WallSampler::sampleForeign(ThreadSlot& slot, int64_t time_ns) {
+  // With its tid (proc_task.h found it) a foreign thread has a CPU clock to tell whether it ran.
+  const int64_t cpu = slot.tid != 0 ? threadCpuTimeNs(slot.tid) : -1;
+  const bool has_stack = slot.has_stack.load(std::memory_order_relaxed);
+  if (has_stack && cpu >= 0 && cpu == slot.last_seen_cpu && slot.last_state != kRunning) {
+    repeatIdle(slot, slot.last_state);
+    return;
+  }
+  settleOwed(slot);
   uint8_t state = 0;
   // A thread that ended is due no sample: its ThreadEnd removes the slot, or already ran
   // (it ended while VMInit listed the threads) and the slot just stays idle.
   if (!liveState(slot, state)) return;
-  ++sampled_;
-  // Without a tid there is no CPU clock to tell whether the thread ran: a stack captured in
-  // the same idle state is taken as its stack still, as for a thread interrupted in a wait;
-  // a running one is read again.
-  if (slot.has_stack.load(std::memory_order_relaxed) && state != kRunning && state == slot.signalled_state) {
-    repeat(slot, state);
+  slot.last_seen_cpu = cpu;
+  slot.last_state = state;
+  // Without a tid there is no CPU clock: a stack captured in the same idle state is taken as
+  // its stack still, as for a thread interrupted in a wait; a running one is read again.
+  if (cpu < 0 && has_stack && state != kRunning && state == slot.signalled_state) {
+    repeat(slot, state, 1);
     return;
   }
   captureForeign(slot, state, time_ns);
+}
+
+void WallSampler::repeatIdle(ThreadSlot& slot, uint8_t state) {
+  repeat(slot, state, 1 + slot.owed_ticks);
+  slot.owed_ticks = 0;
+  slot.idle_period = longerIdlePeriod(slot.idle_period, max_idle_period_);
+  slot.next_look_tick = nextLookTick(tick_, slot.idle_period, slot.id);
+}
+
+void WallSampler::settleOwed(ThreadSlot& slot) {
+  if (slot.owed_ticks > 0) repeat(slot, slot.last_state, slot.owed_ticks);
+  slot.owed_ticks = 0;
+  slot.idle_period = 1;
+  slot.next_look_tick = 0;
+}
+
+void WallSampler::flushOwed() {
+  repeats_.clear();
+  registry_.forEachLocked([&](ThreadSlot& slot) {
+    if (slot.owed_ticks > 0 && slot.has_stack.load(std::memory_order_acquire)) {
+      repeat(slot, slot.last_state, slot.owed_ticks);
+    }
+    slot.owed_ticks = 0;
+  });
+  pushRepeats(monotonicNs() - start_ns_);
 }
 
 void WallSampler::captureForeign(ThreadSlot& slot, uint8_t state, int64_t time_ns) {
@@ -157,14 +206,19 @@ void WallSampler::captureForeign(ThreadSlot& slot, uint8_t state, int64_t time_n
   slot.has_stack.store(true, std::memory_order_relaxed);
 }
 
-void WallSampler::repeat(ThreadSlot& slot, uint8_t state) {
+void WallSampler::repeat(ThreadSlot& slot, uint8_t state, uint32_t weight) {
   // The thread may change its annotation meanwhile (java_api.cpp). It sets `excluded`
   // before an annotation the filter rejects, and clears it only after one it accepts: so an
   // annotation read before a second look at `excluded` that still says included is one the
   // filter accepts.
   const uint32_t annotation = slot.annotation.load(std::memory_order_acquire);
   if (slot.excluded.load(std::memory_order_acquire)) return;
-  repeats_.push_back({slot.id, annotation, state});
+  // Weights beyond a repeat's 16 bits (a tick backlog no look covered) are split.
+  while (weight > 0) {
+    const uint16_t part = static_cast<uint16_t>(std::min<uint32_t>(weight, UINT16_MAX));
+    repeats_.push_back({slot.id, annotation, state, part});
+    weight -= part;
+  }
 }
 
 void WallSampler::pushRepeats(int64_t time_ns) {

@@ -1,35 +1,44 @@
 // wall mode: every interval, one sample of every live Java thread whatever its state.
 // Threads that did not run since their last captured stack are not interrupted: their
-// previous stack is repeated (a Repeat slot in the ring), so a thousand idle threads cost a
-// CPU-clock read each per tick, not a signal and a stack walk each. Foreign threads
-// (thread_registry.h) cannot be signalled: their stacks are read here, through JVMTI.
+// previous stack is repeated (a Repeat slot in the ring), so an idle thread costs a CPU-clock
+// read per look, not a signal and a stack walk; and a thread that stays idle is looked at
+// ever less often (idle_backoff.h), its repeat weighing the ticks between looks. Foreign
+// threads (thread_registry.h) cannot be signalled: their stacks are read here, through JVMTI.
+// The state is JVMTI's, corrected by the kernel's (thread_state.h). Renames are noticed here
+// too, each thread's name being looked at about once a second.
 #pragma once
 
 #include <jni.h>
 #include <jvmti.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
 #include "agent/agent_thread.h"
+#include "agent/idle_backoff.h"
 #include "agent/lost_counters.h"
 #include "agent/sample_slot.h"
 #include "agent/thread_registry.h"
+#include "agent/thread_tracker.h"
 #include "agent/wall_pending.h"
 
 namespace stackscope::agent {
 
 class WallSampler {
  public:
-  WallSampler(jvmtiEnv* jvmti, ThreadRegistry& registry, SampleRing& ring, LostCounters& lost,
-              int64_t interval_ns, int64_t start_ns)
+  WallSampler(jvmtiEnv* jvmti, ThreadRegistry& registry, ThreadTracker& tracker, SampleRing& ring,
+              LostCounters& lost, int64_t interval_ns, int64_t start_ns)
       : jvmti_(jvmti),
         registry_(registry),
+        tracker_(tracker),
         ring_(ring),
         lost_(lost),
         interval_ns_(interval_ns),
         start_ns_(start_ns),
         max_pending_weight_(maxPendingWeight(interval_ns)),
+        max_idle_period_(maxIdlePeriod(interval_ns)),
+        rename_period_(static_cast<uint32_t>(std::max<int64_t>(1'000'000'000 / interval_ns, 1))),
         frames_(kMaxFrames) {}
 
   bool start(JNIEnv* jni) { return thread_.start(jvmti_, jni, "stackscope-wall-sampler", run, this); }
@@ -38,25 +47,38 @@ class WallSampler {
 
  private:
   static void run(void* self, JNIEnv* jni, AgentThread& thread);
-  void tick();
+  void tick(JNIEnv* jni);
   void sampleThread(ThreadSlot& slot, pid_t pid, int64_t time_ns);
   void sampleForeign(ThreadSlot& slot, int64_t time_ns);
+  // The thread's CPU clock has not moved since its last look (or, without a tid, its state
+  // is the one its stack was taken in): a repeat weighing this tick and the owed ones, and
+  // the next look later.
+  void repeatIdle(ThreadSlot& slot, uint8_t state);
+  // The thread ran: the ticks owed since its last look go to its previous stack and state,
+  // and it is looked at every tick again.
+  void settleOwed(ThreadSlot& slot);
+  // At the end: the owed ticks of every thread, as repeats.
+  void flushOwed();
   // Queues the foreign thread's stack, read through JVMTI.
   void captureForeign(ThreadSlot& slot, uint8_t state, int64_t time_ns);
   // The thread's state (format::ThreadState) if it is alive.
   bool liveState(const ThreadSlot& slot, uint8_t& state);
-  // Queues this tick's repeat of the thread's last stack, unless the filter now leaves it out.
-  void repeat(ThreadSlot& slot, uint8_t state);
+  // Queues a repeat of the thread's last stack, unless the filter now leaves it out.
+  void repeat(ThreadSlot& slot, uint8_t state, uint32_t weight);
   void pushRepeats(int64_t time_ns);
 
   jvmtiEnv* jvmti_;
   ThreadRegistry& registry_;
+  ThreadTracker& tracker_;
   SampleRing& ring_;
   LostCounters& lost_;
   const int64_t interval_ns_;
   const int64_t start_ns_;
   const uint32_t max_pending_weight_;
+  const uint32_t max_idle_period_;
+  const uint32_t rename_period_;  // ticks between two looks at one thread's name
   AgentThread thread_;
+  uint64_t tick_ = 0;
   std::vector<jvmtiFrameInfo> frames_;  // a foreign thread's stack, before it goes to the ring
   std::vector<RepeatEntry> repeats_;  // this tick's idle threads
   uint64_t sampled_ = 0;              // threads this tick sampled (the filter left out the others)

@@ -84,6 +84,11 @@ void WriterThread::drainMeta() {
     switch (event.kind) {
       case MetaEvent::Kind::ThreadStart:
         in_.writer->writeThreadStart({event.time_ns, event.thread});
+        // An id that ended and starts again (one OS thread, thread_tracker.h) keeps its stacks.
+        std::erase(ended_, event.thread);
+        std::erase(ended_before_, event.thread);
+        break;
+      case MetaEvent::Kind::Rename:
         break;
       case MetaEvent::Kind::ThreadEnd:
         in_.writer->writeThreadEnd({event.time_ns, event.thread});
@@ -164,8 +169,8 @@ void WriterThread::writeRepeats(const SampleSlot& slot) {
       continue;
     }
     ensureAnnotation(entry.annotation);
-    in_.writer->writeSample({slot.time_ns, entry.thread, it->second, static_cast<format::ThreadState>(entry.state), 1,
-                             entry.annotation});
+    in_.writer->writeSample({slot.time_ns, entry.thread, it->second, static_cast<format::ThreadState>(entry.state),
+                             entry.weight, entry.annotation});
   }
 }
 

@@ -41,11 +41,13 @@ struct MethodInfo {
 struct ThreadInfo {
   static constexpr int64_t kUnknownTime = std::numeric_limits<int64_t>::min();
   bool defined = false;  // false: referred to by a sample, never described by the file
-  std::string name;
+  std::string name;  // the last one
   int64_t os_tid = 0;
   int64_t java_id = 0;
   int64_t start_ns = kUnknownTime;  // from ThreadStart / ThreadEnd events
   int64_t end_ns = kUnknownTime;
+  std::vector<std::string> names = {};  // every name it had, oldest first (renames), at most kMaxNames
+  static constexpr size_t kMaxNames = 64;  // beyond, the oldest are dropped
 };
 
 // 24 bytes: a long recording holds tens of millions of these, so state and weight share a

@@ -69,6 +69,7 @@ Json threadsJson(const analysis::Recording& rec, const analysis::ThreadStats& st
     const analysis::ThreadStat& t = stats.threads[i];
     const analysis::ThreadInfo& info = rec.threads[t.thread];
     threads.push_back({{"name", analysis::threadName(rec, t.thread)},
+                       {"names", info.names},
                        {"id", t.thread},
                        {"os_tid", info.os_tid},
                        {"java_id", info.java_id},

@@ -10,6 +10,8 @@ const char* threadStateName(ThreadState state) {
     case ThreadState::TimedWaiting: return "timed_waiting";
     case ThreadState::Sleeping: return "sleeping";
     case ThreadState::Native: return "native";
+    case ThreadState::Parked: return "parked";
+    case ThreadState::Idle: return "idle";
     case ThreadState::Unknown: break;
   }
   return "unknown";

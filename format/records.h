@@ -43,12 +43,14 @@ enum class ThreadState : uint8_t {
   Unknown = 0,
   Running = 1,       // runnable, on or waiting for a CPU
   Blocked = 2,       // blocked entering a monitor
-  Waiting = 3,       // Object.wait / park without timeout
-  TimedWaiting = 4,  // wait / park with timeout
+  Waiting = 3,       // Object.wait / join without timeout
+  TimedWaiting = 4,  // Object.wait / join with a timeout
   Sleeping = 5,      // Thread.sleep
   Native = 6,        // running native code (may be blocked in a system call)
+  Parked = 7,        // LockSupport.park / parkNanos (locks, queues, pools), with or without timeout
+  Idle = 8,          // runnable for the JVM, asleep for the kernel (a JVM lock, a safepoint, no Java code)
 };
-inline constexpr int kThreadStateCount = 7;
+inline constexpr int kThreadStateCount = 9;
 const char* threadStateName(ThreadState state);
 
 // Why a sample that was due was not taken. Values are stable: they are written to files.
