@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# Installs what stackscope needs from Debian's packages (only what is missing) and builds it
-# into build/. Used by demo.sh and test.sh; safe to run again.
+# Installs what stackscope needs from Debian's packages (only what is missing) and builds it.
+# Usage: scripts/setup.sh [TARGET...]  builds only the given CMake targets (demo.sh: the agent,
+# the command and the demo program), or everything (test.sh: the test suite and benchmarks
+# too) when none is given. The build directory is build/, or $STACKSCOPE_BUILD_DIR.
+# Used by demo.sh and test.sh; safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+build=${STACKSCOPE_BUILD_DIR:-build}
 
 packages=(cmake g++ make pkg-config libzstd-dev nlohmann-json3-dev libcli11-dev libfmt-dev
           libgtest-dev libgmock-dev libbenchmark-dev openjdk-17-jdk-headless)
@@ -18,10 +22,12 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-echo "setup: building into build/ (log: build/build.log)" >&2
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-if ! cmake --build build -j"$(nproc)" >build/build.log 2>&1; then
-  tail -n 60 build/build.log >&2
-  echo "setup: the build failed; the whole log is build/build.log" >&2
+targets=()
+for target in "$@"; do targets+=(--target "$target"); done
+echo "setup: building ${*:-everything} into $build/ (log: $build/build.log)" >&2
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+if ! cmake --build "$build" -j"$(nproc)" "${targets[@]}" >"$build/build.log" 2>&1; then
+  tail -n 60 "$build/build.log" >&2
+  echo "setup: the build failed; the whole log is $build/build.log" >&2
   exit 1
 fi
