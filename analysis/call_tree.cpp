@@ -14,8 +14,8 @@ constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
 
 class Builder {
  public:
-  explicit Builder(const Recording& recording)
-      : rec_(recording), leaf_of_stack_(recording.stacks.size(), kNone), last_leaf_(recording.threads.size(), kNone) {
+  Builder(const Recording& recording, bool lines)
+      : rec_(recording), names_(recording), keys_(recording, names_, lines), leaf_of_stack_(recording.stacks.size(), kNone), last_leaf_(recording.threads.size(), kNone) {
     tree_.nodes.emplace_back();  // the virtual root
     walk_.push_back({0, -1, 0});
   }
@@ -36,11 +36,12 @@ class Builder {
     // A child is always created after its parent, so walking backwards sums each subtree
     // completely before it is added to its parent.
     for (size_t i = nodes.size() - 1; i > 0; --i) nodes[nodes[i].parent].cum += nodes[i].cum;
-    const std::vector<std::string> names = methodNames(rec_);
     for (CallTreeNode& node : nodes) {
       std::sort(node.children.begin(), node.children.end(), [&](uint32_t a, uint32_t b) {
         if (nodes[a].cum != nodes[b].cum) return nodes[a].cum > nodes[b].cum;
-        if (nodes[a].method != nodes[b].method) return names[nodes[a].method] < names[nodes[b].method];
+        const std::string &name_a = names_[nodes[a].method].display, &name_b = names_[nodes[b].method].display;
+        if (name_a != name_b) return name_a < name_b;
+        if (nodes[a].line != nodes[b].line) return nodes[a].line < nodes[b].line;
         return a < b;
       });
     }
@@ -54,16 +55,19 @@ class Builder {
     if (leaf != kNone) return leaf;
     uint32_t node = CallTree::kRoot;
     const auto frames = rec_.stack(stack);
-    for (auto it = frames.rbegin(); it != frames.rend(); ++it) node = child(node, it->method);
+    for (auto it = frames.rbegin(); it != frames.rend(); ++it) node = child(node, keys_.of(*it));
     return leaf = node;
   }
 
-  uint32_t child(uint32_t parent, uint32_t method) {
-    const uint64_t key = (uint64_t{parent} << 32) | method;
+  uint32_t child(uint32_t parent, uint32_t frame_key) {
+    const uint64_t key = (uint64_t{parent} << 32) | frame_key;
     auto [it, inserted] = children_.try_emplace(key, static_cast<uint32_t>(tree_.nodes.size()));
     if (!inserted) return it->second;
+    const uint32_t method = keys_.method(frame_key);
     CallTreeNode node;
     node.method = method;
+    node.line = keys_.line(frame_key);
+    node.kinds = keys_.kinds(frame_key);
     node.parent = parent;
     node.level = tree_.nodes[parent].level + 1;
     for (uint32_t up = parent; up != CallTree::kRoot; up = tree_.nodes[up].parent)
@@ -92,8 +96,10 @@ class Builder {
   }
 
   const Recording& rec_;
+  const MethodNames names_;
+  const FrameKeys keys_;
   CallTree tree_;
-  std::unordered_map<uint64_t, uint32_t> children_;  // (parent, method) -> node
+  std::unordered_map<uint64_t, uint32_t> children_;  // (parent, frame key) -> node
   std::vector<uint32_t> leaf_of_stack_;
   std::vector<uint32_t> last_leaf_;  // per thread: the path of its previous sample
   struct Walk {
@@ -123,8 +129,8 @@ std::vector<uint32_t> CallTree::preorder() const {
   return order;
 }
 
-CallTree buildCallTree(const Recording& recording, const SamplePredicate& keep) {
-  Builder builder(recording);
+CallTree buildCallTree(const Recording& recording, const SamplePredicate& keep, bool lines) {
+  Builder builder(recording, lines);
   forEachSample(recording, keep, [&](const Sample& sample) { builder.add(sample); });
   return builder.finish();
 }

@@ -1,8 +1,8 @@
 // The call tree: every distinct call path from the outermost frame (a root) down to the top
-// frame, merged by method, with per node:
+// frame, merged by method identity (names.h; with `lines`, by method and line), with per node:
 //   Level  depth below the root (roots are level 0);
 //   RL     recursion level: how many times the node's method already appears among its
-//          ancestors (0 = not recursive);
+//          ancestors (0 = not recursive); an overload is another method, not recursion;
 //   Calls  observed entries: how many times the node's path is on a thread's stack in a
 //          sample after a sample of the same thread in which it was not (a thread's first
 //          sample in the view enters its whole path). Sampling cannot see a method that is
@@ -20,7 +20,9 @@
 namespace stackscope::analysis {
 
 struct CallTreeNode {
-  uint32_t method = 0;
+  uint32_t method = 0;  // the identity's method id
+  uint32_t line = 0;    // with lines: the line executing in this frame, 0 when unknown
+  uint8_t kinds = 0;    // FrameKeys::Kind bits
   uint32_t parent = 0;
   int32_t level = -1;  // -1 only for the virtual root
   uint32_t rl = 0;
@@ -41,6 +43,6 @@ struct CallTree {
   std::vector<uint32_t> preorder() const;
 };
 
-CallTree buildCallTree(const Recording& recording, const SamplePredicate& keep = {});
+CallTree buildCallTree(const Recording& recording, const SamplePredicate& keep = {}, bool lines = false);
 
 }  // namespace stackscope::analysis

@@ -1,7 +1,5 @@
 #include "analysis/callers.h"
 
-#include <fnmatch.h>
-
 #include <algorithm>
 #include <unordered_map>
 
@@ -21,16 +19,20 @@ std::vector<uint32_t> CallersTree::preorder() const {
   return order;
 }
 
-CallersTree buildCallers(const Recording& recording, const std::vector<std::string>& focus, const SamplePredicate& keep) {
-  const std::vector<std::string> names = methodNames(recording);
-  std::vector<bool> is_focus(names.size(), false);
-  for (size_t m = 0; m < names.size(); ++m)
-    for (const std::string& pattern : focus)
-      if (::fnmatch(pattern.c_str(), names[m].c_str(), 0) == 0) is_focus[m] = true;
+CallersTree buildCallers(const Recording& recording, const std::vector<std::string>& focus, const SamplePredicate& keep,
+                         bool lines) {
+  const MethodNames names(recording);
+  const FrameKeys keys(recording, names, lines);
+  std::vector<bool> is_focus(recording.methods.size(), false);
+  for (const std::string& text : focus) {
+    const MethodPattern pattern(text);
+    for (uint32_t m = 0; m < is_focus.size(); ++m)
+      if (names.matches(m, pattern)) is_focus[m] = true;
+  }
 
   CallersTree tree;
   tree.nodes.push_back({});
-  std::unordered_map<uint64_t, uint32_t> child_of;  // (parent node << 32 | method) -> node
+  std::unordered_map<uint64_t, uint32_t> child_of;  // (parent node << 32 | frame key) -> node
   const StackCounts counts = countSamplesByStack(recording, keep);
   tree.view_samples = counts.total;
   for (uint32_t stack = 0; stack < counts.by_stack.size(); ++stack) {
@@ -42,10 +44,12 @@ CallersTree buildCallers(const Recording& recording, const std::vector<std::stri
     uint32_t node = CallersTree::kRoot;
     tree.nodes[node].samples += n;
     for (auto it = first; it != frames.end(); ++it) {
-      const uint64_t key = (uint64_t{node} << 32) | it->method;
+      const uint32_t frame_key = keys.of(*it);
+      const uint64_t key = (uint64_t{node} << 32) | frame_key;
       auto [pos, inserted] = child_of.try_emplace(key, static_cast<uint32_t>(tree.nodes.size()));
       if (inserted) {
-        tree.nodes.push_back({it->method, node, tree.nodes[node].level + 1, 0, 0, {}});
+        tree.nodes.push_back({keys.method(frame_key), keys.line(frame_key), keys.kinds(frame_key), node,
+                              tree.nodes[node].level + 1, 0, 0, {}});
         tree.nodes[node].children.push_back(pos->second);
       }
       node = pos->second;
@@ -55,8 +59,10 @@ CallersTree buildCallers(const Recording& recording, const std::vector<std::stri
   }
   for (CallersNode& node : tree.nodes)
     std::sort(node.children.begin(), node.children.end(), [&](uint32_t a, uint32_t b) {
-      if (tree.nodes[a].samples != tree.nodes[b].samples) return tree.nodes[a].samples > tree.nodes[b].samples;
-      return names[tree.nodes[a].method] < names[tree.nodes[b].method];
+      const CallersNode &x = tree.nodes[a], &y = tree.nodes[b];
+      if (x.samples != y.samples) return x.samples > y.samples;
+      if (names[x.method].display != names[y.method].display) return names[x.method].display < names[y.method].display;
+      return x.line < y.line;
     });
   return tree;
 }

@@ -13,7 +13,9 @@
 namespace stackscope::analysis {
 
 struct CallersNode {
-  uint32_t method = 0;
+  uint32_t method = 0;  // the identity's method id (names.h)
+  uint32_t line = 0;    // with lines: the line executing in this frame, 0 when unknown
+  uint8_t kinds = 0;    // FrameKeys::Kind bits
   uint32_t parent = 0;  // towards the focus method; the virtual root for focus nodes
   int32_t level = -1;   // 0 for focus methods, 1 for their direct callers, …
   uint64_t samples = 0;
@@ -30,7 +32,8 @@ struct CallersTree {
   std::vector<uint32_t> preorder() const;
 };
 
-// `focus` are method name globs (`pkg.Class.method`, `pkg.*.run`).
-CallersTree buildCallers(const Recording& recording, const std::vector<std::string>& focus, const SamplePredicate& keep = {});
+// `focus` are method patterns (names.h: `pkg.Class.method`, `pkg.*.run`, `pkg.A.work(int)`).
+CallersTree buildCallers(const Recording& recording, const std::vector<std::string>& focus, const SamplePredicate& keep = {},
+                         bool lines = false);
 
 }  // namespace stackscope::analysis

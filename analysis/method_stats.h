@@ -1,6 +1,8 @@
 // The method statistic: per method, samples where it is the top frame (self) and samples
 // where it is anywhere on the stack (total, counted once per sample even when the method
-// recurses, so total never exceeds the view's samples).
+// recurses, so total never exceeds the view's samples). Rows are method identities
+// (names.h): overloads apart, lambdas of one class and interface merged; with `lines`, a
+// method at one source line.
 #pragma once
 
 #include <cstdint>
@@ -11,7 +13,9 @@
 namespace stackscope::analysis {
 
 struct MethodStat {
-  uint32_t method = 0;
+  uint32_t method = 0;  // the identity's method id
+  uint32_t line = 0;    // with lines: the line, 0 when unknown
+  uint8_t kinds = 0;    // FrameKeys::Kind bits
   uint64_t self = 0;
   uint64_t total = 0;
 };
@@ -21,6 +25,6 @@ struct MethodStats {
   std::vector<MethodStat> methods;   // methods seen in the view: self desc, total desc, name
 };
 
-MethodStats computeMethodStats(const Recording& recording, const SamplePredicate& keep = {});
+MethodStats computeMethodStats(const Recording& recording, const SamplePredicate& keep = {}, bool lines = false);
 
 }  // namespace stackscope::analysis

@@ -23,6 +23,8 @@ constexpr TypeInfo kTypes[] = {
     {"requests", ResourceType::Requests, true, WhereField::Request},
     {"applications", ResourceType::Applications, true, WhereField::Application},
     {"components", ResourceType::Components, true, WhereField::Component},
+    {"vthreads", ResourceType::VThreads, false, WhereField::Path},
+    {"status", ResourceType::Status, false, WhereField::Path},
 };
 
 const TypeInfo& info(ResourceType type) {
@@ -37,11 +39,21 @@ std::string typeList() {
   return list;
 }
 
+// Inside a method's parameter list, "(int, long[])", commas, brackets and spaces belong to the
+// value: the parser reads up to the closing parenthesis (Parser::value).
 bool needsQuotes(const std::string& value) {
   if (value.empty()) return true;
-  for (char c : value)
-    if (c == ',' || c == '[' || c == ']' || c == '/' || c == '"' || c == '\\' || c == ' ') return true;
-  return false;
+  int depth = 0;
+  for (char c : value) {
+    if (c == '"' || c == '\\') return true;
+    if (c == '(' || c == ')') {
+      depth += c == '(' ? 1 : -1;
+      if (depth < 0 || depth > 1) return true;
+    } else if (depth == 0 && (c == ',' || c == '[' || c == ']' || c == '/' || c == ' ')) {
+      return true;
+    }
+  }
+  return depth != 0;
 }
 
 std::unique_ptr<WhereNode> condition(WhereField field, const std::string& value) {
@@ -119,7 +131,11 @@ class Parser {
       ++pos_;
       return out;
     }
-    while (pos_ < text_.size() && text_[pos_] != ',' && text_[pos_] != ']') out += text_[pos_++];
+    bool in_params = false;  // "work(int, long[])": ',' and ']' belong to the parameters
+    while (pos_ < text_.size() && (in_params || (text_[pos_] != ',' && text_[pos_] != ']'))) {
+      if (text_[pos_] == '(' || text_[pos_] == ')') in_params = text_[pos_] == '(';
+      out += text_[pos_++];
+    }
     if (out.empty()) throw fail("empty value");
     return out;
   }

@@ -75,4 +75,15 @@ SamplePredicate selectionPredicate(const Selection& selection, const Recording& 
   };
 }
 
+std::vector<std::string> unmatchedMethodPatterns(const Selection& selection, const Recording& recording) {
+  std::vector<std::unique_ptr<WhereNode>> parts;
+  for (const std::string& f : selection.filters) parts.push_back(parseWhere(f));
+  if (auto resource = selection.resource.filter()) parts.push_back(std::move(resource));
+  std::vector<std::string> unmatched;
+  for (const auto& part : parts)
+    for (std::string& pattern : unmatchedMethodPatterns(*part, recording))
+      if (std::find(unmatched.begin(), unmatched.end(), pattern) == unmatched.end()) unmatched.push_back(std::move(pattern));
+  return unmatched;
+}
+
 }  // namespace stackscope::analysis

@@ -43,4 +43,8 @@ Selection resolveSelection(const std::string& recording_path, const SelectionReq
 // checked (parsed) here too, so a bad one fails before any statistic runs.
 SamplePredicate selectionPredicate(const Selection& selection, const Recording& recording);
 
+// The method, class and package patterns of the selection (filters and resource name) that
+// match no method of the recording, for a note beside an empty view.
+std::vector<std::string> unmatchedMethodPatterns(const Selection& selection, const Recording& recording);
+
 }  // namespace stackscope::analysis

@@ -2,6 +2,7 @@
 
 #include <fnmatch.h>
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <string>
@@ -50,8 +51,9 @@ class Combined : public Node {
 
 class Condition : public Node {
  public:
-  Condition(const WhereNode& node, const Recording& recording, const std::vector<std::string>& names)
-      : field_(node.field), negate_(node.op == WhereOp::NotEqual), value_(node.value), recording_(recording), names_(names) {}
+  Condition(const WhereNode& node, const Recording& recording, const MethodNames& names)
+      : field_(node.field), negate_(node.op == WhereOp::NotEqual), value_(node.value), pattern_(node.value),
+        recording_(recording), names_(names) {}
 
   bool eval(const Sample& sample) override { return decide(sample) != negate_; }
 
@@ -98,34 +100,48 @@ class Condition : public Node {
     return static_cast<size_t>(field_) - static_cast<size_t>(WhereField::User);  // User..Component in format order
   }
 
-  bool matchStack(uint32_t stack) const {
+  bool matchStack(uint32_t stack) {
     const auto frames = recording_.stack(stack);
     if (field_ == WhereField::Path) {
       for (const format::Frame& frame : frames)
-        if (glob(value_, nameOf(frame.method))) return true;
+        if (matchMethod(frame.method)) return true;
       return false;
     }
-    if (frames.empty()) return false;
-    const std::string& method = nameOf(frames.front().method);
-    if (field_ == WhereField::Method) return glob(value_, method);
-    const std::string cls = classOf(method);
-    return glob(value_, field_ == WhereField::Class ? cls : packageOf(cls));
+    return !frames.empty() && matchMethod(frames.front().method);
   }
 
-  const std::string& nameOf(uint32_t method) const {
-    static const std::string unknown;
-    return method < names_.size() ? names_[method] : unknown;
+ public:
+  // Method patterns may carry a signature (names.h), and a class is matched by its
+  // normalised name or its raw one: decided once per method.
+  bool matchMethod(uint32_t method) {
+    if (method >= method_cache_.size()) method_cache_.resize(method + 1, -1);
+    int8_t& known = method_cache_[method];
+    if (known >= 0) return known == 1;
+    bool match = false;
+    if (field_ == WhereField::Method || field_ == WhereField::Path) {
+      match = names_.matches(method, pattern_);
+    } else {
+      for (const std::string* name : {&names_[method].name, &names_[method].raw}) {
+        const std::string cls = classOf(*name);
+        match = match || glob(value_, field_ == WhereField::Class ? cls : packageOf(cls));
+      }
+    }
+    known = match ? 1 : 0;
+    return match;
   }
 
+ private:
   WhereField field_;
   bool negate_;
   std::string value_;
+  MethodPattern pattern_;
   const Recording& recording_;
-  const std::vector<std::string>& names_;
+  const MethodNames& names_;
   std::vector<int8_t> cache_;
+  std::vector<int8_t> method_cache_;  // per method id: -1 unknown, 0 false, 1 true
 };
 
-std::unique_ptr<Node> compile(const WhereNode& node, const Recording& recording, const std::vector<std::string>& names) {
+std::unique_ptr<Node> compile(const WhereNode& node, const Recording& recording, const MethodNames& names) {
   if (node.kind == WhereNode::Kind::Condition) return std::make_unique<Condition>(node, recording, names);
   std::vector<std::unique_ptr<Node>> children;
   for (const auto& child : node.children) children.push_back(compile(*child, recording, names));
@@ -227,7 +243,7 @@ void flattenAnd(const WhereNode& node, std::vector<const WhereNode*>& out) {
 // The top-level conjunction is split by dimension: a resource name of any depth becomes at
 // most four table lookups per sample, which is what keeps navigation one cheap pass.
 SamplePredicate compileWhere(const WhereNode& expression, const Recording& recording) {
-  auto names = std::make_shared<std::vector<std::string>>(methodNames(recording));
+  auto names = std::make_shared<MethodNames>(recording);
   std::vector<const WhereNode*> terms;
   flattenAnd(expression, terms);
   std::map<Dimension, std::vector<std::unique_ptr<Node>>> by_dimension;
@@ -239,6 +255,29 @@ SamplePredicate compileWhere(const WhereNode& expression, const Recording& recor
     else root->add(dim, std::move(inner), idCount(dim, recording));
   }
   return [root, names](const Sample& sample) { return root->eval(sample); };
+}
+
+std::vector<std::string> unmatchedMethodPatterns(const WhereNode& expression, const Recording& recording) {
+  std::vector<const WhereNode*> conditions, pending{&expression};
+  while (!pending.empty()) {
+    const WhereNode* node = pending.back();
+    pending.pop_back();
+    for (const auto& child : node->children) pending.push_back(child.get());
+    const bool names_methods = node->field == WhereField::Method || node->field == WhereField::Path ||
+                               node->field == WhereField::Class || node->field == WhereField::Package;
+    if (node->kind == WhereNode::Kind::Condition && names_methods) conditions.push_back(node);
+  }
+  std::vector<std::string> unmatched;
+  const MethodNames names(recording);
+  for (auto it = conditions.rbegin(); it != conditions.rend(); ++it) {
+    // A condition compiled alone answers for one frame: the top frame of a stack made of it.
+    Condition condition(**it, recording, names);
+    bool any = false;
+    for (uint32_t m = 1; m < recording.methods.size() && !any; ++m) any = recording.methods[m].defined && condition.matchMethod(m);
+    if (!any && std::find(unmatched.begin(), unmatched.end(), (*it)->value) == unmatched.end())
+      unmatched.push_back((*it)->value);
+  }
+  return unmatched;
 }
 
 }  // namespace stackscope::analysis

@@ -1,6 +1,9 @@
 // Turns a parsed --where expression into a SamplePredicate over one recording.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "analysis/view.h"
 #include "analysis/where_parser.h"
 
@@ -10,5 +13,10 @@ namespace stackscope::analysis {
 // stack (class, method, package, path) and on the thread are decided once per distinct
 // stack or thread and cached, so a filter costs a few table lookups per sample.
 SamplePredicate compileWhere(const WhereNode& expression, const Recording& recording);
+
+// The values of the expression's method, path, class and package conditions that match no
+// method of the recording (a typo, an overload that does not exist): a filter that silently
+// keeps nothing would read as "never ran".
+std::vector<std::string> unmatchedMethodPatterns(const WhereNode& expression, const Recording& recording);
 
 }  // namespace stackscope::analysis

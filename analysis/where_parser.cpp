@@ -163,10 +163,22 @@ class Parser {
       token_ = {Token::Kind::Quoted, quoted(c), start};
     } else if (isWordChar(c)) {
       while (pos_ < text_.size() && isWordChar(text_[pos_])) ++pos_;
+      if (token_.kind == Token::Kind::Op) pos_ = signatureEnd(pos_);
       token_ = {Token::Kind::Word, text_.substr(start, pos_ - start), start};
     } else {
       throw error(start, std::string("unexpected character '") + c + "'");
     }
+  }
+
+  // A value glued to "(…)" is a method with its parameters: `method=Main.work(int, String)`,
+  // `path~Main.work(I)D`. Only right after an operator, so "not(" still opens a group.
+  size_t signatureEnd(size_t at) const {
+    if (at >= text_.size() || text_[at] != '(') return at;
+    const size_t close = text_.find_first_of("()", at + 1);
+    if (close == std::string::npos || text_[close] != ')') return at;
+    at = close + 1;
+    while (at < text_.size() && (isWordChar(text_[at]) || text_[at] == ';')) ++at;  // a return descriptor
+    return at;
   }
 
   std::string quoted(char quote) {

@@ -8,7 +8,8 @@
 //   condition := FIELD ("=" | "!=" | "~") VALUE
 //
 // VALUE is a bare word (letters, digits and . _ $ * ? - / : # @ +) or a quoted string with
-// \" and \\ escapes. Values are globs (* and ?) unless said otherwise. Keywords are
+// \" and \\ escapes; a bare word may end in a parameter list, "Main.work(int, String)"
+// (method patterns, names.h). Values are globs (* and ?) unless said otherwise. Keywords are
 // case-insensitive; field names are lower case.
 #pragma once
 

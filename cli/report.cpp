@@ -19,7 +19,7 @@ namespace stackscope::cli {
 namespace {
 
 constexpr int64_t kDefaultTextRows = 30;  // a terminal's worth; JSON is for programs and gets all
-constexpr const char* kCacheFormat = "report-view 1";  // bump when the output of a view changes
+constexpr const char* kCacheFormat = "report-view 2";  // bump when the output of a view changes
 
 struct ReportArgs {
   std::string file;
@@ -31,6 +31,8 @@ struct ReportArgs {
   int64_t top = -1;  // -1: the default of the output kind
   bool json = false;
   bool no_cache = false;
+  bool lines = false;
+  bool kinds = false;
 };
 
 analysis::TimeWindow windowOf(const ReportArgs& args) {
@@ -68,6 +70,9 @@ std::string render(const ReportArgs& args, const analysis::Selection& selection)
     options.snapshot_definition = selection.snapshot->definition;
   }
   if (selection.fragmented()) options.covered_ns = selection.coveredNs(recording.end_ns);
+  options.lines = args.lines;
+  options.kinds = args.kinds;
+  options.unmatched = analysis::unmatchedMethodPatterns(selection, recording);
   options.bytes_read = recording.bytes_read;
   options.file_size = recording.file_size;
   std::ostringstream out;
@@ -84,7 +89,8 @@ int runReport(const ReportArgs& args) {
   if (!args.no_cache) {
     cache = std::make_unique<analysis::ViewCache>(args.file);
     key = std::string(kCacheFormat) + "\nfile=" + args.file + "\njson=" + (args.json ? "1" : "0") +
-          "\ntop=" + std::to_string(args.top) + "\n" + selection.key();
+          "\ntop=" + std::to_string(args.top) + "\nlines=" + (args.lines ? "1" : "0") +
+          "\nkinds=" + (args.kinds ? "1" : "0") + "\n" + selection.key();
     if (auto hit = cache->get(key)) {
       std::cout << *hit;
       return 0;
@@ -117,6 +123,9 @@ Command addReportCommand(CLI::App& parent) {
       "--where: thread, tid, class, method, package (of the top frame), path~M (M anywhere on the\n"
       "stack), state, event, user, session, request, application, component; with =, != (globs),\n"
       "and, or, not, parentheses: --where 'user=u1 and not state=sleeping'.\n"
+      "Methods are named pkg.Class.method; overloads with their parameters, as the report shows them:\n"
+      "methods[pkg.Main.work(int)], --where 'method=pkg.Main.work(int, String)', or a JVM descriptor\n"
+      "work(I)D. Lambda and proxy classes lose their run-specific counters and addresses.\n"
       "Views are cached in FILE.cache/ and recomputed when the recording changes.");
   cmd->add_option("file", args->file, "The recording (.ssr)")->required();
   cmd->add_option("--view", args->view, "A view or a resource name (default methods)");
@@ -127,6 +136,8 @@ Command addReportCommand(CLI::App& parent) {
   cmd->add_option("--top", args->top, "Rows to print; default 30 in text, all in JSON; 0 = all")
       ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--json", args->json, "Print one JSON object instead of a table");
+  cmd->add_flag("--lines", args->lines, "Rows per method and source line (method:line) in methods, tree and callers");
+  cmd->add_flag("--kinds", args->kinds, "A Kind column: java or native frames (JSON always has kind)");
   cmd->add_flag("--no-cache", args->no_cache, "Compute the view from the events even if it is cached");
   return {cmd, [args] { return runReport(*args); }};
 }

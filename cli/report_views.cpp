@@ -34,13 +34,13 @@ void writeView(std::ostream& out, const analysis::Recording& rec, const analysis
   const ResourceType view = selection.resource.view().type;
   switch (view) {
     case ResourceType::Methods: {
-      const auto stats = analysis::computeMethodStats(rec, keep);
+      const auto stats = analysis::computeMethodStats(rec, keep, options.lines);
       if (json) exporting::writeJson(out, exporting::methodsJson(rec, stats, options));
       else exporting::writeMethodsText(out, rec, stats, options);
       return;
     }
     case ResourceType::Tree: {
-      const auto tree = analysis::buildCallTree(rec, keep);
+      const auto tree = analysis::buildCallTree(rec, keep, options.lines);
       if (json) exporting::writeJson(out, exporting::treeJson(rec, tree, options));
       else exporting::writeTreeText(out, rec, tree, options);
       return;
@@ -55,7 +55,7 @@ void writeView(std::ostream& out, const analysis::Recording& rec, const analysis
       const std::vector<std::string> focus = selection.resource.selected(ResourceType::Methods);
       if (focus.empty())
         throw UserError("the callers view needs a method: name it first, e.g. --view 'methods[pkg.Class.method]/callers'");
-      const auto tree = analysis::buildCallers(rec, focus, keep);
+      const auto tree = analysis::buildCallers(rec, focus, keep, options.lines);
       if (json) exporting::writeJson(out, exporting::callersJson(rec, tree, focus, options));
       else exporting::writeCallersText(out, rec, tree, focus, options);
       return;

@@ -4,8 +4,6 @@
 
 namespace stackscope::exporting {
 
-namespace {
-
 Json stateCounts(const analysis::StateCounts& states) {
   Json out = Json::object();
   for (size_t s = 0; s < states.size(); ++s)
@@ -13,23 +11,40 @@ Json stateCounts(const analysis::StateCounts& states) {
   return out;
 }
 
+namespace {
+
 Json timeOrNull(int64_t time_ns) { return time_ns == analysis::ThreadInfo::kUnknownTime ? Json(nullptr) : Json(time_ns); }
 
 }  // namespace
 
+Json methodJson(const analysis::MethodNames& names, const analysis::Recording& rec, uint32_t method, uint32_t line,
+                uint8_t kinds, const ReportOptions& options) {
+  const analysis::MethodName& name = names[method];
+  Json out{{"method", name.name},
+           {"display", name.display},
+           {"params", name.params},
+           {"signature", analysis::methodSignature(rec, method)},
+           {"raw", name.raw}};
+  if (const auto raw = names.rawNames(method); raw.size() > 1) out["raw_merged"] = raw;
+  out["kind"] = analysis::frameKindName(kinds);
+  if (options.lines) out["line"] = line == 0 ? Json(nullptr) : Json(line);
+  return out;
+}
+
 Json methodsJson(const analysis::Recording& rec, const analysis::MethodStats& stats, const ReportOptions& options) {
   Json out = jsonHeader(rec, options, "methods", stats.samples);
   out["methods_in_view"] = stats.methods.size();
+  const analysis::MethodNames names(rec);
   Json methods = Json::array();
   const size_t shown = options.rows(stats.methods.size());
   for (size_t i = 0; i < shown; ++i) {
     const analysis::MethodStat& m = stats.methods[i];
-    methods.push_back({{"method", analysis::methodName(rec, m.method)},
-                       {"signature", analysis::methodSignature(rec, m.method)},
-                       {"self", m.self},
-                       {"total", m.total},
-                       {"self_pct", jsonPercent(m.self, stats.samples)},
-                       {"total_pct", jsonPercent(m.total, stats.samples)}});
+    Json item = methodJson(names, rec, m.method, m.line, m.kinds, options);
+    item["self"] = m.self;
+    item["total"] = m.total;
+    item["self_pct"] = jsonPercent(m.self, stats.samples);
+    item["total_pct"] = jsonPercent(m.total, stats.samples);
+    methods.push_back(std::move(item));
   }
   out["methods"] = std::move(methods);
   return out;
@@ -39,22 +54,23 @@ Json treeJson(const analysis::Recording& rec, const analysis::CallTree& tree, co
   Json out = jsonHeader(rec, options, "tree", tree.samples());
   const std::vector<uint32_t> order = tree.preorder();
   out["nodes_in_view"] = order.size();
+  const analysis::MethodNames names(rec);
   Json nodes = Json::array();
   const size_t shown = options.rows(order.size());
   for (size_t i = 0; i < shown; ++i) {
     const analysis::CallTreeNode& node = tree.nodes[order[i]];
     Json parent = nullptr;
     if (node.parent != analysis::CallTree::kRoot) parent = node.parent;
-    nodes.push_back({{"id", order[i]},
-                     {"parent", parent},
-                     {"level", node.level},
-                     {"rl", node.rl},
-                     {"calls", node.calls},
-                     {"base", node.base},
-                     {"cum", node.cum},
-                     {"cum_pct", jsonPercent(node.cum, tree.samples())},
-                     {"method", analysis::methodName(rec, node.method)},
-                     {"signature", analysis::methodSignature(rec, node.method)}});
+    Json item{{"id", order[i]},
+              {"parent", parent},
+              {"level", node.level},
+              {"rl", node.rl},
+              {"calls", node.calls},
+              {"base", node.base},
+              {"cum", node.cum},
+              {"cum_pct", jsonPercent(node.cum, tree.samples())}};
+    item.update(methodJson(names, rec, node.method, node.line, node.kinds, options));
+    nodes.push_back(std::move(item));
   }
   out["nodes"] = std::move(nodes);
   return out;

@@ -1,6 +1,7 @@
 #include "export/navigation_report.h"
 
 #include "analysis/names.h"
+#include "export/json_report.h"
 #include "export/table.h"
 #include "export/text_format.h"
 
@@ -24,16 +25,21 @@ void writeCallersText(std::ostream& out, const analysis::Recording& rec, const a
   writeField(out, "Callers of", joined(focus) + " (" + std::to_string(tree.samples()) + " samples, " +
                                     formatPercent(analysis::percent(tree.samples(), tree.view_samples)) + " of the view)");
   out << '\n';
+  const analysis::MethodNames names(rec);
   TextTable table;
   for (const char* column : {"Level", "Samples", "Pct", "Entry"}) table.addColumn(column, Align::Right);
+  if (options.kinds) table.addColumn("Kind", Align::Left);
   table.addColumn("Method (callers below the method they call)", Align::Left);
   const std::vector<uint32_t> order = tree.preorder();
   const size_t shown = options.rows(order.size());
   for (size_t i = 0; i < shown; ++i) {
     const analysis::CallersNode& node = tree.nodes[order[i]];
-    table.addRow({std::to_string(node.level), std::to_string(node.samples),
-                  formatPercent(analysis::percent(node.samples, tree.view_samples)), std::to_string(node.self),
-                  std::string(2 * static_cast<size_t>(node.level), ' ') + analysis::methodName(rec, node.method)});
+    std::vector<std::string> row{std::to_string(node.level), std::to_string(node.samples),
+                                 formatPercent(analysis::percent(node.samples, tree.view_samples)),
+                                 std::to_string(node.self)};
+    if (options.kinds) row.push_back(analysis::frameKindName(node.kinds));
+    row.push_back(std::string(2 * static_cast<size_t>(node.level), ' ') + frameLabel(names, node.method, node.line));
+    table.addRow(std::move(row));
   }
   table.write(out);
   writeCutNote(out, shown, order.size(), "nodes");
@@ -44,19 +50,20 @@ Json callersJson(const analysis::Recording& rec, const analysis::CallersTree& tr
   Json out = jsonHeader(rec, options, "callers", tree.view_samples);
   out["focus"] = focus;
   out["focus_samples"] = tree.samples();
+  const analysis::MethodNames names(rec);
   Json nodes = Json::array();
   const std::vector<uint32_t> order = tree.preorder();
   const size_t shown = options.rows(order.size());
   for (size_t i = 0; i < shown; ++i) {
     const analysis::CallersNode& node = tree.nodes[order[i]];
-    nodes.push_back({{"id", order[i]},
-                     {"parent", node.parent == analysis::CallersTree::kRoot ? Json(nullptr) : Json(node.parent)},
-                     {"level", node.level},
-                     {"samples", node.samples},
-                     {"pct", jsonPercent(node.samples, tree.view_samples)},
-                     {"self", node.self},
-                     {"method", analysis::methodName(rec, node.method)},
-                     {"signature", analysis::methodSignature(rec, node.method)}});
+    Json item{{"id", order[i]},
+              {"parent", node.parent == analysis::CallersTree::kRoot ? Json(nullptr) : Json(node.parent)},
+              {"level", node.level},
+              {"samples", node.samples},
+              {"pct", jsonPercent(node.samples, tree.view_samples)},
+              {"self", node.self}};
+    item.update(methodJson(names, rec, node.method, node.line, node.kinds, options));
+    nodes.push_back(std::move(item));
   }
   out["nodes"] = std::move(nodes);
   return out;

@@ -26,6 +26,26 @@ std::string samplesLine(const analysis::Recording& rec, uint64_t samples) {
   return line;
 }
 
+// Lost records carry a time and a reason, nothing else: a loss is not a sample, it has no
+// thread, stack, state or annotation. A view narrowed by time gets the losses of its time; a
+// view narrowed by anything else can only show them beside its samples, unattributed.
+bool narrowedBeyondTime(const ReportOptions& options) {
+  return !options.filters.empty() || options.resource.find('[') != std::string::npos;
+}
+
+bool narrowed(const analysis::Recording& rec, const ReportOptions& options) {
+  return narrowedBeyondTime(options) || !rec.window.whole() || !options.snapshot.empty();
+}
+
+std::string lostScopeNote(const analysis::Recording& rec, const ReportOptions& options) {
+  std::string note = options.covered_ns >= 0 ? "counted from the first interval's start to the last one's end, gaps included"
+                     : !options.snapshot.empty() ? "counted for the snapshot's time"
+                     : rec.window.whole()        ? "counted for the whole recording"
+                                                 : "counted for the window";
+  if (narrowedBeyondTime(options)) note += "; not narrowed by the selection: a loss has no thread, stack, state or annotation";
+  return note;
+}
+
 }  // namespace
 
 double jsonPercent(uint64_t part, uint64_t whole) { return std::round(analysis::percent(part, whole) * 1e4) / 1e4; }
@@ -46,6 +66,7 @@ void writeTextHeader(std::ostream& out, const analysis::Recording& rec, const Re
   // A plain "methods" says nothing the table does not; a navigated name is worth copying.
   if (options.resource.find_first_of("[/") != std::string::npos) writeField(out, "View", options.resource);
   writeField(out, "Samples", samplesLine(rec, samples));
+  if (rec.lostTotal() > 0 && narrowed(rec, options)) writeField(out, "Lost", lostScopeNote(rec, options));
   for (const std::string& warning : rec.warnings) writeField(out, "Warning", warning);
 }
 
@@ -59,7 +80,7 @@ Json jsonHeader(const analysis::Recording& rec, const ReportOptions& options, st
   }
   Json window = {{"from_ns", rec.window.from_ns}, {"to_ns", nullptr}};
   if (rec.window.to_ns != analysis::TimeWindow::kOpen) window["to_ns"] = rec.window.to_ns;
-  return Json{
+  Json header{
       {"view", view},
       {"file", options.file},
       {"mode", rec.has_info ? rec.info.mode : "unknown"},
@@ -79,6 +100,13 @@ Json jsonHeader(const analysis::Recording& rec, const ReportOptions& options, st
       {"lost_total", rec.lostTotal()},
       {"warnings", rec.warnings},
   };
+  if (narrowed(rec, options))
+    header["lost_attribution"] = {{"by_time", true},
+                                  {"by_selection", false},
+                                  {"gaps_included", options.covered_ns >= 0},
+                                  {"note", lostScopeNote(rec, options)}};
+  if (!options.unmatched.empty()) header["unmatched"] = options.unmatched;
+  return header;
 }
 
 }  // namespace stackscope::exporting

@@ -28,6 +28,9 @@ struct ReportOptions {
   int64_t covered_ns = -1;          // time the view covers when not one window; -1: the window's
   uint64_t bytes_read = 0;          // of the recording, to build this view
   uint64_t file_size = 0;
+  bool lines = false;               // --lines: rows per method and source line (`method:line`)
+  bool kinds = false;               // --kinds: a column with the kind of each row's frames
+  std::vector<std::string> unmatched;  // method, class or package patterns that name no method
 
   size_t rows(size_t available) const { return top == 0 || top > available ? available : top; }
 };

@@ -48,6 +48,10 @@ void writeField(std::ostream& out, std::string_view label, std::string_view valu
   out << head << value << '\n';
 }
 
+std::string frameLabel(const analysis::MethodNames& names, uint32_t method, uint32_t line) {
+  return line == 0 ? names[method].display : names[method].display + ":" + std::to_string(line);
+}
+
 void writeCutNote(std::ostream& out, size_t shown, size_t available, std::string_view what) {
   if (shown < available) out << fmt::format("({} of {} {} shown; --top 0 shows all)\n", shown, available, what);
 }

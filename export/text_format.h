@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "analysis/names.h"
 #include "format/records.h"
 
 namespace stackscope::exporting {
@@ -19,6 +20,8 @@ std::string describeRecording(const format::RecordingInfo& info);
 // One "Label:  value" line of a header block, the values aligned; an empty label continues
 // the field above.
 void writeField(std::ostream& out, std::string_view label, std::string_view value);
+// A row's method as text: its display name (names.h), and with --lines ":line" when known.
+std::string frameLabel(const analysis::MethodNames& names, uint32_t method, uint32_t line);
 // Says what --top left out, so a cut table is never mistaken for the whole.
 void writeCutNote(std::ostream& out, size_t shown, size_t available, std::string_view what);
 

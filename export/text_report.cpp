@@ -14,18 +14,22 @@ void writeMethodsText(std::ostream& out, const analysis::Recording& rec, const a
                       const ReportOptions& options) {
   writeTextHeader(out, rec, options, stats.samples);
   out << '\n';
+  const analysis::MethodNames names(rec);
   TextTable table;
   table.addColumn("Self", Align::Right);
   table.addColumn("Self%", Align::Right);
   table.addColumn("Total", Align::Right);
   table.addColumn("Total%", Align::Right);
+  if (options.kinds) table.addColumn("Kind", Align::Left);
   table.addColumn("Method", Align::Left);
   const size_t shown = options.rows(stats.methods.size());
   for (size_t i = 0; i < shown; ++i) {
     const analysis::MethodStat& m = stats.methods[i];
-    table.addRow({std::to_string(m.self), formatPercent(analysis::percent(m.self, stats.samples)),
-                  std::to_string(m.total), formatPercent(analysis::percent(m.total, stats.samples)),
-                  analysis::methodName(rec, m.method)});
+    std::vector<std::string> row{std::to_string(m.self), formatPercent(analysis::percent(m.self, stats.samples)),
+                                 std::to_string(m.total), formatPercent(analysis::percent(m.total, stats.samples))};
+    if (options.kinds) row.push_back(analysis::frameKindName(m.kinds));
+    row.push_back(frameLabel(names, m.method, m.line));
+    table.addRow(std::move(row));
   }
   table.write(out);
   writeCutNote(out, shown, stats.methods.size(), "methods");
@@ -35,16 +39,20 @@ void writeTreeText(std::ostream& out, const analysis::Recording& rec, const anal
                    const ReportOptions& options) {
   writeTextHeader(out, rec, options, tree.samples());
   out << '\n';
+  const analysis::MethodNames names(rec);
   TextTable table;
   for (const char* column : {"Level", "RL", "Calls", "Base", "Cum"}) table.addColumn(column, Align::Right);
+  if (options.kinds) table.addColumn("Kind", Align::Left);
   table.addColumn("Method", Align::Left);
   const std::vector<uint32_t> order = tree.preorder();
   const size_t shown = options.rows(order.size());
   for (size_t i = 0; i < shown; ++i) {
     const analysis::CallTreeNode& node = tree.nodes[order[i]];
-    table.addRow({std::to_string(node.level), std::to_string(node.rl), std::to_string(node.calls),
-                  std::to_string(node.base), std::to_string(node.cum),
-                  std::string(2 * static_cast<size_t>(node.level), ' ') + analysis::methodName(rec, node.method)});
+    std::vector<std::string> row{std::to_string(node.level), std::to_string(node.rl), std::to_string(node.calls),
+                                 std::to_string(node.base), std::to_string(node.cum)};
+    if (options.kinds) row.push_back(analysis::frameKindName(node.kinds));
+    row.push_back(std::string(2 * static_cast<size_t>(node.level), ' ') + frameLabel(names, node.method, node.line));
+    table.addRow(std::move(row));
   }
   table.write(out);
   writeCutNote(out, shown, order.size(), "nodes");

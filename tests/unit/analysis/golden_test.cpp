@@ -12,13 +12,15 @@
 
 #include "cli_runner.h"
 #include "fixture.h"
+#include "names_fixture.h"
 
 namespace stackscope::testing {
 namespace {
 
 struct GoldenCase {
-  const char* golden;  // file name in tests/golden
-  const char* args;    // after `report ref.ssr`
+  const char* golden;               // file name in tests/golden
+  const char* args;                 // after `report FILE`
+  const char* file = "ref.ssr";     // ref.ssr (fixture.h) or names.ssr (names_fixture.h)
 };
 
 // Names the case in test listings (gtest would otherwise print its bytes).
@@ -41,7 +43,8 @@ std::string withoutByteCounts(std::string text) {
 TEST_P(Golden, ReportMatches) {
   TempDir dir;
   writeReferenceRecording(dir.file("ref.ssr"));
-  CliResult result = runCli(std::string("report ref.ssr ") + GetParam().args, dir.path());
+  writeNamesRecording(dir.file("names.ssr"));
+  CliResult result = runCli(std::string("report ") + GetParam().file + " " + GetParam().args, dir.path());
   ASSERT_EQ(result.exit_code, 0) << result.err;
   result.out = withoutByteCounts(result.out);
   EXPECT_EQ(result.err, "");
@@ -76,7 +79,14 @@ INSTANTIATE_TEST_SUITE_P(Views, Golden,
                                            GoldenCase{"report-callers.json", "--view 'threads[main]/methods[app.Work.a]/callers' --json"},
                                            GoldenCase{"report-snapshot-work.txt", "--snapshot work"},
                                            GoldenCase{"report-snapshot-span.json", "--snapshot a..b --json"},
-                                           GoldenCase{"report-snapshot-where.txt", "--snapshot init --where 'thread=main' --view tree"}),
+                                           GoldenCase{"report-snapshot-where.txt", "--snapshot init --where 'thread=main' --view tree"},
+                                           GoldenCase{"names-methods.txt", "", "names.ssr"},
+                                           GoldenCase{"names-methods.json", "--json", "names.ssr"},
+                                           GoldenCase{"names-tree-kinds.txt", "--view tree --kinds", "names.ssr"},
+                                           GoldenCase{"names-tree-lines.json", "--view tree --lines --json", "names.ssr"},
+                                           GoldenCase{"names-methods-lines.txt", "--lines", "names.ssr"},
+                                           GoldenCase{"names-callers-overload.txt", "--view 'methods[app.Main.work(int)]/callers' --lines", "names.ssr"},
+                                           GoldenCase{"names-where-overload.txt", "--where 'path~app.Main.work(String) or method=app.Main.work(I)D' --from 10ms", "names.ssr"}),
                          [](const auto& info) {
                            std::string name = info.param.golden;
                            for (char& c : name)
