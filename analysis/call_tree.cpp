@@ -15,7 +15,11 @@ constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
 class Builder {
  public:
   Builder(const Recording& recording, bool lines)
-      : rec_(recording), names_(recording), keys_(recording, names_, lines), leaf_of_stack_(recording.stacks.size(), kNone), last_leaf_(recording.threads.size(), kNone) {
+      : rec_(recording),
+        names_(recording),
+        keys_(recording, names_, lines),
+        leaf_of_stack_(recording.stacks.size(), kNone),
+        last_leaf_(recording.threads.size(), kNone) {
     tree_.nodes.emplace_back();  // the virtual root
     walk_.push_back({0, -1, 0});
   }

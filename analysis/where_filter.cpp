@@ -57,6 +57,25 @@ class Condition : public Node {
 
   bool eval(const Sample& sample) override { return decide(sample) != negate_; }
 
+  // Method patterns may carry a signature (names.h), and a class is matched by its
+  // normalised name or its raw one: decided once per method.
+  bool matchMethod(uint32_t method) {
+    if (method >= method_cache_.size()) method_cache_.resize(method + 1, -1);
+    int8_t& known = method_cache_[method];
+    if (known >= 0) return known == 1;
+    bool match = false;
+    if (field_ == WhereField::Method || field_ == WhereField::Path) {
+      match = names_.matches(method, pattern_);
+    } else {
+      for (const std::string* name : {&names_[method].name, &names_[method].raw}) {
+        const std::string cls = classOf(*name);
+        match = match || glob(value_, field_ == WhereField::Class ? cls : packageOf(cls));
+      }
+    }
+    known = match ? 1 : 0;
+    return match;
+  }
+
  private:
   bool decide(const Sample& sample) {
     switch (field_) {
@@ -110,27 +129,7 @@ class Condition : public Node {
     return !frames.empty() && matchMethod(frames.front().method);
   }
 
- public:
-  // Method patterns may carry a signature (names.h), and a class is matched by its
-  // normalised name or its raw one: decided once per method.
-  bool matchMethod(uint32_t method) {
-    if (method >= method_cache_.size()) method_cache_.resize(method + 1, -1);
-    int8_t& known = method_cache_[method];
-    if (known >= 0) return known == 1;
-    bool match = false;
-    if (field_ == WhereField::Method || field_ == WhereField::Path) {
-      match = names_.matches(method, pattern_);
-    } else {
-      for (const std::string* name : {&names_[method].name, &names_[method].raw}) {
-        const std::string cls = classOf(*name);
-        match = match || glob(value_, field_ == WhereField::Class ? cls : packageOf(cls));
-      }
-    }
-    known = match ? 1 : 0;
-    return match;
-  }
 
- private:
   WhereField field_;
   bool negate_;
   std::string value_;
