@@ -217,6 +217,22 @@ MethodPattern::MethodPattern(std::string_view text) {
 bool MethodPattern::matchName(const std::string& name) const { return glob(name_glob_, name); }
 bool MethodPattern::matchSignature(const std::string& candidate) const { return glob(signature_glob_, candidate); }
 
+std::string unmatchedPatternNote(const MethodNames& names, const std::string& pattern) {
+  constexpr size_t kMaxSuggestions = 3;
+  const MethodPattern ending("*." + pattern);
+  std::vector<std::string> similar;
+  for (uint32_t m = 1; m < names.size() && similar.size() <= kMaxSuggestions; ++m) {
+    const MethodName& n = names[m];
+    if (n.identity == m && names.matches(m, ending) && std::find(similar.begin(), similar.end(), n.display) == similar.end())
+      similar.push_back(n.display);
+  }
+  std::string note = "'" + pattern + "' matches no method of the recording";
+  if (similar.empty()) return note;
+  const bool more = similar.size() > kMaxSuggestions;
+  if (more) similar.pop_back();
+  return note + " (did you mean " + joined(similar, ", ") + (more ? ", …" : "") + "?)";
+}
+
 FrameKeys::FrameKeys(const Recording& recording, const MethodNames& names, bool lines)
     : recording_(recording), names_(names), lines_(lines) {
   if (lines_) {

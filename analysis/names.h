@@ -114,6 +114,11 @@ class FrameKeys {
   std::unordered_map<uint64_t, uint32_t> by_method_line_;  // with lines: identity << 32 | line
 };
 
+// The note for a method pattern that matches no method: "'Main.work(I)D' matches no method
+// of the recording", and when the pattern matches as the end of a name (its package left
+// out), up to three such names: "(did you mean app.Main.work(int)?)".
+std::string unmatchedPatternNote(const MethodNames& names, const std::string& pattern);
+
 // The source line of `bci` in the method's line table, 0 when unknown.
 uint32_t lineOf(const MethodInfo& method, int32_t bci);
 // "java", "native", "java+native" or "" for FrameKeys::Kind bits.

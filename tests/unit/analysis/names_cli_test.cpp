@@ -45,6 +45,8 @@ TEST_F(NamesCli, ANameThatMatchesNoMethodIsANoteNotASilentEmptyView) {
   EXPECT_EQ(text.exit_code, 0);
   EXPECT_NE(text.err.find("stackscope: note: 'app.Main.work(long)' matches no method of the recording"), std::string::npos)
       << text.err;
+  // The tracker's example: the package left out.
+  EXPECT_NE(run("--view 'methods[Main.work(I)D]/methods'").err.find("(did you mean app.Main.work(int)?)"), std::string::npos);
   const auto j = json("--where 'method=app.Main.wrok or thread=main'");
   EXPECT_EQ(j["unmatched"], nlohmann::json::array({"app.Main.wrok"}));
   EXPECT_EQ(j["samples"], 12);  // the filter still holds: the note does not change the view

@@ -216,6 +216,21 @@ TEST_F(NamesTest, PatternsThatNameNoMethodAreReported) {
   EXPECT_TRUE(unmatchedMethodPatterns(*parseWhere("class=app.Main$$Lambda$14.0x0000000800c0b000"), rec_).empty());
 }
 
+TEST_F(NamesTest, AnUnmatchedNoteSuggestsNamesThePatternEnds) {
+  const MethodNames names(rec_);
+  EXPECT_EQ(unmatchedPatternNote(names, "Main.work(I)D"),
+            "'Main.work(I)D' matches no method of the recording (did you mean app.Main.work(int)?)");
+  EXPECT_EQ(unmatchedPatternNote(names, "Main.work"),
+            "'Main.work' matches no method of the recording (did you mean app.Main.work(int), app.Main.work(String)?)");
+  EXPECT_EQ(unmatchedPatternNote(names, "run"),
+            "'run' matches no method of the recording (did you mean app.Main$$Lambda.run, java.lang.Thread.run?)");
+  // "*.l*" also matches java.lang.…: three names are shown, and the rest said to exist.
+  EXPECT_EQ(unmatchedPatternNote(names, "l*"),
+            "'l*' matches no method of the recording (did you mean app.Main.lambda$main$0, app.Main.lambda$main$1, "
+            "java.lang.Thread.run, …?)");
+  EXPECT_EQ(unmatchedPatternNote(names, "app.Main.wrok"), "'app.Main.wrok' matches no method of the recording");
+}
+
 TEST(ResourceNameSignatures, ParametersKeepTheirCommasAndBrackets) {
   const ResourceName name = parseResourceName("methods[app.Main.work(int),app.Fmt.format(String, Object[])]/callers");
   ASSERT_EQ(name.elements.size(), 2u);
