@@ -46,6 +46,7 @@ struct SampleSlot {
   SlotKind kind;
   uint16_t count;
   uint32_t weight;      // ticks the stack stands for (Stack slots; wall_pending.h)
+  uint32_t carrier;     // Stack slots of a virtual thread: the carrier's registry id, else 0
   union {
     RawFrame frames[kMaxFrames];
     RepeatEntry repeats[kMaxFrames * sizeof(RawFrame) / sizeof(RepeatEntry)];

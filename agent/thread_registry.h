@@ -44,6 +44,10 @@ struct ThreadSlot {
   std::atomic<uint32_t> annotation{0};
   std::atomic<bool> excluded{false};
 
+  // The virtual thread mounted on this carrier (its id), 0 = none (virtual_threads.h). Set
+  // by the mount events on the thread itself, read by its signal handler and the sampler.
+  std::atomic<uint32_t> mounted_vthread{0};
+
   // cpu mode: the thread's CPU-time timer, one of the two kinds (cpu_sampler.h), under the
   // registry mutex.
   int perf_fd = -1;
@@ -53,6 +57,7 @@ struct ThreadSlot {
 
   // wall mode, shared between the sampler (which signals) and the handler (which captures).
   std::atomic<uint8_t> wall_state{0};        // state to record, set before signalling
+  std::atomic<uint32_t> wall_vthread{0};     // the virtual thread wall_state is for, 0 = the carrier's own
   std::atomic<uint32_t> wall_pending{0};     // signalled, handler has not run yet (wall_pending.h)
   std::atomic<bool> has_stack{false};        // a stack was captured and queued for this thread
   std::atomic<int64_t> cpu_at_capture{-1};   // thread CPU time at the end of the last good capture

@@ -124,6 +124,34 @@ ThreadSlot* ThreadTracker::newSlot(JNIEnv* jni, jthread thread, pid_t tid, MetaE
   return slot;
 }
 
+void ThreadTracker::onVirtualMount(JNIEnv* jni, jthread vthread) {
+  ThreadSlot* carrier = currentThreadSlot();
+  if (!carrier) return;  // a carrier the agent does not sample (not registered, or too late)
+  void* stored = nullptr;
+  uint32_t id = 0;
+  if (jvmti_->GetThreadLocalStorage(vthread, &stored) == JVMTI_ERROR_NONE) {
+    id = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(stored));
+  }
+  if (id == 0) {
+    id = registry_.nextId();
+    jvmti_->SetThreadLocalStorage(vthread, reinterpret_cast<void*>(static_cast<uintptr_t>(id)));
+    MetaEvent start;
+    start.kind = MetaEvent::Kind::ThreadStart;
+    start.time_ns = monotonicNs() - start_ns_;
+    start.thread = id;
+    start.has_record = true;
+    // No OS tid of its own: it runs on whichever carrier mounts it.
+    start.record = {id, threadName(vthread), 0, javaId(jni, vthread)};
+    start.record.is_virtual = true;
+    meta_.push(std::move(start));
+  }
+  carrier->mounted_vthread.store(id, std::memory_order_release);
+}
+
+void ThreadTracker::onVirtualUnmount() {
+  if (ThreadSlot* carrier = currentThreadSlot()) carrier->mounted_vthread.store(0, std::memory_order_release);
+}
+
 void ThreadTracker::noticeRename(JNIEnv* jni, ThreadSlot& slot) {
   const jfieldID field = name_field_.load();
   if (!field || !slot.thread_ref) return;

@@ -45,6 +45,11 @@ class ThreadTracker {
   // will remove any more.
   void dropForeign(JNIEnv* jni);
 
+  // Virtual threads (virtual_threads.h), on the carrier: the mounted thread's id (a new one
+  // and its record at its first mount) goes into the carrier's slot, and out again.
+  void onVirtualMount(JNIEnv* jni, jthread vthread);
+  void onVirtualUnmount();
+
   // Queues a new record for the thread if its name changed since it was last read. Cheap
   // when it did not: the name field compared by identity. Registry mutex held.
   void noticeRename(JNIEnv* jni, ThreadSlot& slot);

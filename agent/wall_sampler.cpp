@@ -35,11 +35,11 @@ void WallSampler::run(void* self_ptr, JNIEnv* jni, AgentThread& thread) {
     next += self.interval_ns_;
     const int64_t now = monotonicNs();
     if (now >= next) {
-      // This tick took longer than the interval (a long safepoint, a starved CPU): the ticks
-      // skipped are samples due for every thread and not taken.
+      // This tick took longer than the interval, or the sampler itself waited for a CPU: the
+      // ticks skipped are owed to every thread, as the ticks between two looks at an idle
+      // thread are (settleOwed, repeatIdle).
       const int64_t missed = (now - next) / self.interval_ns_ + 1;
-      // Threads the filter leaves out were not due: count the ones this tick sampled.
-      self.lost_.add(format::LostReason::TimerOverrun, static_cast<uint64_t>(missed) * self.sampled_);
+      self.oweMissedTicks(static_cast<uint64_t>(missed));
       next += missed * self.interval_ns_;
     }
   }
@@ -51,7 +51,6 @@ void WallSampler::tick(JNIEnv* jni) {
   const pid_t pid = getpid();
   ++tick_;
   repeats_.clear();
-  sampled_ = 0;
   // The registry mutex is held across each signal: ThreadEnd cannot remove a thread (and
   // its tid be reused) between our look at it and the tgkill.
   registry_.forEachLocked([&](ThreadSlot& slot) {
@@ -76,7 +75,6 @@ bool WallSampler::liveState(const ThreadSlot& slot, uint8_t& state) {
 void WallSampler::sampleThread(ThreadSlot& slot, pid_t pid, int64_t time_ns) {
   // Left out by the annotation filter: no signal, no stack walk, not even a clock read.
   if (slot.excluded.load(std::memory_order_relaxed)) return;
-  ++sampled_;
   // Idle for a while: looked at later, this tick is owed to its next sample.
   if (tick_ < slot.next_look_tick) {
     ++slot.owed_ticks;
@@ -109,6 +107,13 @@ void WallSampler::sampleThread(ThreadSlot& slot, pid_t pid, int64_t time_ns) {
     lost_.add(format::LostReason::ThreadExiting);
     return;
   }
+  // A carrier running a virtual thread: JVMTI calls the carrier waiting, but the sample will
+  // be the virtual thread's, running if the kernel can run the carrier (virtual_threads.h).
+  const uint32_t vthread = slot.mounted_vthread.load(std::memory_order_acquire);
+  if (vthread != 0) {
+    const char os_state = osSchedulerState(slot.tid);
+    state = static_cast<uint8_t>(os_state == 0 || os_state == 'R' ? ThreadState::Running : ThreadState::Idle);
+  }
   slot.last_seen_cpu = cpu;
   slot.last_state = state;
   // The signal interrupted this very wait (same state) and the thread used no more CPU than
@@ -120,6 +125,7 @@ void WallSampler::sampleThread(ThreadSlot& slot, pid_t pid, int64_t time_ns) {
     return;
   }
   slot.wall_state.store(state, std::memory_order_relaxed);
+  slot.wall_vthread.store(vthread, std::memory_order_relaxed);
   slot.signalled_state = state;
   slot.wall_pending.store(1, std::memory_order_release);  // publishes wall_state too
   if (syscall(SYS_tgkill, pid, slot.tid, SIGPROF) != 0) {
@@ -159,8 +165,27 @@ void WallSampler::repeatIdle(ThreadSlot& slot, uint8_t state) {
   slot.next_look_tick = nextLookTick(tick_, slot.idle_period, slot.id);
 }
 
+void WallSampler::oweMissedTicks(uint64_t missed) {
+  registry_.forEachLocked([&](ThreadSlot& slot) {
+    // Threads the filter leaves out were not due.
+    if (slot.excluded.load(std::memory_order_relaxed)) return;
+    // Beyond a second's worth a stack says little about the ticks it would stand for.
+    const uint64_t room = max_pending_weight_ > slot.owed_ticks ? max_pending_weight_ - slot.owed_ticks : 0;
+    const uint64_t owed = std::min(missed, room);
+    slot.owed_ticks += static_cast<uint32_t>(owed);
+    if (missed > owed) lost_.add(format::LostReason::TimerOverrun, missed - owed);
+  });
+}
+
 void WallSampler::settleOwed(ThreadSlot& slot) {
-  if (slot.owed_ticks > 0) repeat(slot, slot.last_state, slot.owed_ticks);
+  if (slot.owed_ticks > 0) {
+    // Without a stack of the thread's there is nothing to repeat.
+    if (slot.has_stack.load(std::memory_order_acquire)) {
+      repeat(slot, slot.last_state, slot.owed_ticks);
+    } else {
+      lost_.add(format::LostReason::TimerOverrun, slot.owed_ticks);
+    }
+  }
   slot.owed_ticks = 0;
   slot.idle_period = 1;
   slot.next_look_tick = 0;
@@ -196,6 +221,7 @@ void WallSampler::captureForeign(ThreadSlot& slot, uint8_t state, int64_t time_n
   sample.annotation = slot.annotation.load(std::memory_order_relaxed);
   sample.state = state;
   sample.weight = 1;
+  sample.carrier = 0;
   sample.kind = SlotKind::Stack;
   sample.count = static_cast<uint16_t>(count);
   for (jint i = 0; i < count; ++i) {

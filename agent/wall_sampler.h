@@ -59,6 +59,9 @@ class WallSampler {
   void settleOwed(ThreadSlot& slot);
   // At the end: the owed ticks of every thread, as repeats.
   void flushOwed();
+  // Ticks the sampler missed (it ran late): owed to every thread, up to a second's worth;
+  // beyond, lost (timer_overrun).
+  void oweMissedTicks(uint64_t missed);
   // Queues the foreign thread's stack, read through JVMTI.
   void captureForeign(ThreadSlot& slot, uint8_t state, int64_t time_ns);
   // The thread's state (format::ThreadState) if it is alive.
@@ -81,7 +84,6 @@ class WallSampler {
   uint64_t tick_ = 0;
   std::vector<jvmtiFrameInfo> frames_;  // a foreign thread's stack, before it goes to the ring
   std::vector<RepeatEntry> repeats_;  // this tick's idle threads
-  uint64_t sampled_ = 0;              // threads this tick sampled (the filter left out the others)
 };
 
 }  // namespace stackscope::agent

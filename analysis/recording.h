@@ -48,6 +48,9 @@ struct ThreadInfo {
   int64_t end_ns = kUnknownTime;
   std::vector<std::string> names = {};  // every name it had, oldest first (renames), at most kMaxNames
   static constexpr size_t kMaxNames = 64;  // beyond, the oldest are dropped
+  bool is_virtual = false;  // a virtual thread (JDK 21+)
+  std::vector<uint32_t> carriers = {};  // virtual: the platform threads it ran on, at most kMaxCarriers
+  static constexpr size_t kMaxCarriers = 256;
 };
 
 // 24 bytes: a long recording holds tens of millions of these, so state and weight share a

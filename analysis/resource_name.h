@@ -28,6 +28,7 @@ enum class ResourceType {
   Requests,
   Applications,
   Components,
+  VThreads,      // view: virtual threads (count, carriers, states, hottest stacks)
 };
 
 struct ResourceElement {

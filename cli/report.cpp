@@ -117,6 +117,8 @@ Command addReportCommand(CLI::App& parent) {
       "  callers       back-traces of the selected methods: 'methods[pkg.A.run]/callers'\n"
       "  states        samples per thread state\n"
       "  users, sessions, requests, applications, components   samples per annotation value\n"
+      "  vthreads      virtual threads (JDK 21+): how many, on how many carriers, their states and\n"
+      "                hottest stacks\n"
       "In a resource name every element but the last narrows the samples: methods[a,b] keeps samples\n"
       "with a or b on the stack, threads[glob], states[sleeping], users[u1], …; all must hold.\n"
       "Times are offsets from the recording's start: --from 1m40s --to 5m, the window is [from, to).\n"

@@ -98,6 +98,36 @@ TEST(FormatRoundTrip, SampleWeightIsOptionalAndKept) {
   std::remove(path.c_str());
 }
 
+TEST(FormatRoundTrip, VirtualThreadsAndCarriersAreOptionalAndKept) {
+  const std::string path = tempPath("virtual.ssr");
+  RecordingWriter w;
+  ASSERT_TRUE(w.open(path));
+  ThreadRecord carrier{1, "ForkJoinPool-1-worker-1", 4242, 30};
+  ThreadRecord vthread{2, "", 0, 31};
+  vthread.is_virtual = true;
+  w.writeThread(carrier);
+  w.writeThread(vthread);
+  const Frame frame{1, 0};
+  const uint32_t stack = w.internStack(&frame, 1);
+  w.writeSample({5, 2, stack, ThreadState::Running, 1, 0, 1});  // the virtual thread, on its carrier
+  w.writeSample({6, 1, stack, ThreadState::Parked, 1});          // the carrier on its own
+  ASSERT_TRUE(w.finish(7));
+  RecordingReader reader(path);
+  Collector c;
+  reader.read(c);
+  ASSERT_EQ(c.threads.size(), 2u);
+  EXPECT_FALSE(c.threads[0].is_virtual);
+  EXPECT_TRUE(c.threads[1].is_virtual);
+  EXPECT_EQ(c.threads[1].java_id, 31);
+  ASSERT_EQ(c.samples.size(), 2u);
+  EXPECT_EQ(c.samples[0].carrier, 1u);
+  EXPECT_EQ(c.samples[0].weight, 1u);
+  EXPECT_EQ(c.samples[0].annotation, 0u);
+  EXPECT_EQ(c.samples[1].carrier, 0u);
+  EXPECT_EQ(c.samples[1].state, ThreadState::Parked);
+  std::remove(path.c_str());
+}
+
 TEST(FormatRoundTrip, AnnotationsAndMarkers) {
   const std::string path = tempPath("annotations.ssr");
   RecordingWriter w;

@@ -1,0 +1,103 @@
+#include "agent/virtual_threads.h"
+
+#include <cstdarg>
+#include <cstring>
+
+#include "agent/thread_tracker.h"
+
+namespace stackscope::agent {
+
+namespace {
+
+constexpr const char* kMountEvent = "com.sun.hotspot.events.VirtualThreadMount";
+constexpr const char* kUnmountEvent = "com.sun.hotspot.events.VirtualThreadUnmount";
+
+ThreadTracker* g_tracker = nullptr;
+
+// The bit index of the one capability set in `caps`, or -1.
+int onlyBitOf(const jvmtiCapabilities& caps) {
+  unsigned char bytes[sizeof(caps)];
+  std::memcpy(bytes, &caps, sizeof(caps));
+  for (size_t i = 0; i < sizeof(caps) * 8; ++i) {
+    if (bytes[i / 8] & (1u << (i % 8))) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+bool hasBit(const jvmtiCapabilities& caps, int bit) {
+  unsigned char bytes[sizeof(caps)];
+  std::memcpy(bytes, &caps, sizeof(caps));
+  return (bytes[bit / 8] >> (bit % 8)) & 1u;
+}
+
+void setBit(jvmtiCapabilities& caps, int bit) {
+  unsigned char bytes[sizeof(caps)];
+  std::memcpy(bytes, &caps, sizeof(caps));
+  bytes[bit / 8] |= static_cast<unsigned char>(1u << (bit % 8));
+  std::memcpy(&caps, bytes, sizeof(caps));
+}
+
+int virtualThreadCapabilityBit() {
+  jvmtiCapabilities probe{};
+  probe.can_generate_sampled_object_alloc_events = 1;
+  const int sampled_alloc = onlyBitOf(probe);
+  return sampled_alloc < 0 ? -1 : sampled_alloc + 1;
+}
+
+// The extension events' callbacks are varargs: (jvmtiEnv*, JNIEnv*, jthread virtual_thread).
+void JNICALL onMount(jvmtiEnv* jvmti, ...) {
+  va_list args;
+  va_start(args, jvmti);
+  JNIEnv* jni = va_arg(args, JNIEnv*);
+  jthread vthread = va_arg(args, jthread);
+  va_end(args);
+  if (g_tracker) g_tracker->onVirtualMount(jni, vthread);
+}
+
+void JNICALL onUnmount(jvmtiEnv*, ...) {
+  if (g_tracker) g_tracker->onVirtualUnmount();
+}
+
+}  // namespace
+
+void requestVirtualThreadSupport(jvmtiEnv* jvmti, jvmtiCapabilities& caps) {
+  const int bit = virtualThreadCapabilityBit();
+  jvmtiCapabilities potential{};
+  if (bit < 0 || jvmti->GetPotentialCapabilities(&potential) != JVMTI_ERROR_NONE || !hasBit(potential, bit)) return;
+  setBit(caps, bit);
+}
+
+bool enableVirtualThreadEvents(jvmtiEnv* jvmti, ThreadTracker* tracker) {
+  jvmtiCapabilities have{};
+  const int bit = virtualThreadCapabilityBit();
+  if (bit < 0 || jvmti->GetCapabilities(&have) != JVMTI_ERROR_NONE || !hasBit(have, bit)) return false;
+  jint count = 0;
+  jvmtiExtensionEventInfo* events = nullptr;
+  if (jvmti->GetExtensionEvents(&count, &events) != JVMTI_ERROR_NONE) return false;
+  jint mount = -1;
+  jint unmount = -1;
+  for (jint i = 0; i < count; ++i) {
+    if (std::strcmp(events[i].id, kMountEvent) == 0) mount = events[i].extension_event_index;
+    if (std::strcmp(events[i].id, kUnmountEvent) == 0) unmount = events[i].extension_event_index;
+  }
+  // The list and every string and array in it are JVMTI allocations.
+  for (jint i = 0; i < count; ++i) {
+    jvmti->Deallocate(reinterpret_cast<unsigned char*>(events[i].id));
+    jvmti->Deallocate(reinterpret_cast<unsigned char*>(events[i].short_description));
+    for (jint p = 0; p < events[i].param_count; ++p) {
+      jvmti->Deallocate(reinterpret_cast<unsigned char*>(events[i].params[p].name));
+    }
+    jvmti->Deallocate(reinterpret_cast<unsigned char*>(events[i].params));
+  }
+  jvmti->Deallocate(reinterpret_cast<unsigned char*>(events));
+  if (mount < 0 || unmount < 0) return false;
+  g_tracker = tracker;
+  if (jvmti->SetExtensionEventCallback(mount, reinterpret_cast<jvmtiExtensionEvent>(onMount)) != JVMTI_ERROR_NONE ||
+      jvmti->SetExtensionEventCallback(unmount, reinterpret_cast<jvmtiExtensionEvent>(onUnmount)) != JVMTI_ERROR_NONE) {
+    return false;
+  }
+  return jvmti->SetEventNotificationMode(JVMTI_ENABLE, static_cast<jvmtiEvent>(mount), nullptr) == JVMTI_ERROR_NONE &&
+         jvmti->SetEventNotificationMode(JVMTI_ENABLE, static_cast<jvmtiEvent>(unmount), nullptr) == JVMTI_ERROR_NONE;
+}
+
+}  // namespace stackscope::agent

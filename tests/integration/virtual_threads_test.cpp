@@ -1,0 +1,54 @@
+// Virtual threads (JDK 21+, VirtualBurn workload): CPU-bound virtual threads, each mounted on
+// its carrier all along, must show as running with their own stacks (the carrier, which
+// JVMTI calls waiting meanwhile, recorded with them), and the vthreads view must group them.
+#include "harness.h"
+
+namespace it {
+namespace {
+
+constexpr int kThreads = 2;  // one per core of a small machine: each stays mounted
+
+class VirtualThreads : public RecordingTest {};
+
+TEST_F(VirtualThreads, CpuBoundVirtualThreadsRunWithTheirOwnStacks) {
+  ProcessResult rec = record({"-e", "wall", "-i", "1ms"}, file("v.ssr"), "VirtualBurn", {std::to_string(kThreads), "1500"});
+  ASSERT_EQ(rec.exit_code, 0) << rec.err;
+  if (rec.out.find("no virtual threads") != std::string::npos) {
+    GTEST_SKIP() << "this JDK has no virtual threads (JDK 21+ needed)";
+  }
+
+  json view = report(file("v.ssr"), {"--view", "vthreads"});
+  EXPECT_EQ(view.at("virtual_threads").get<int>(), kThreads) << view.dump(1);
+  EXPECT_GE(view.at("carriers").get<int>(), 1) << view.dump(1);
+  const double samples = view.at("virtual_samples").get<double>();
+  // 1.5 s of wall time each at 1 ms; a loaded machine may starve them, so only a floor.
+  EXPECT_GE(samples, 500) << view.dump(1);
+  EXPECT_GE(view.at("states").value("running", 0.0), 0.9 * samples) << view.dump(1);
+  // The hottest stack is the virtual threads' own: spin on top, run by both.
+  const json& hottest = view.at("stacks").at(0);
+  EXPECT_EQ(hottest.at("frames").at(0), kWorkloads + "VirtualBurn.spin") << hottest.dump();
+  EXPECT_EQ(hottest.at("threads").get<int>(), kThreads) << hottest.dump();
+  EXPECT_GE(hottest.at("samples").get<double>(), 0.9 * samples) << hottest.dump();
+
+  // The text view says the same.
+  ProcessResult text = run({STACKSCOPE_BIN, "report", file("v.ssr"), "--view", "vthreads"});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find(std::to_string(kThreads) + " virtual threads on "), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find(kWorkloads + "VirtualBurn.spin <- "), std::string::npos) << text.out;
+
+  // In the threads view they are rows of their own, running; no carrier row is "waiting"
+  // for the time its virtual thread ran.
+  json threads = report(file("v.ssr"), {"--view", "threads"});
+  double virtual_running = 0;
+  for (const json& t : threads.at("threads")) {
+    const std::string name = t.at("name");
+    if (name.rfind("<virtual #", 0) == 0) virtual_running += t.at("states").value("running", 0.0);
+    if (name.rfind("ForkJoinPool", 0) == 0) {
+      EXPECT_LE(t.at("states").value("waiting", 0.0), 0.1 * samples) << t.dump();
+    }
+  }
+  EXPECT_GE(virtual_running, 0.9 * samples) << threads.dump(1);
+}
+
+}  // namespace
+}  // namespace it
