@@ -30,10 +30,10 @@
 #include "agent/recording_file.h"
 #include "agent/sample_slot.h"
 #include "agent/stack_capture.h"
+#include "agent/sampling_health.h"
 #include "agent/status.h"
 #include "agent/thread_registry.h"
 #include "agent/thread_tracker.h"
-#include "agent/virtual_threads.h"
 #include "agent/vm_flags.h"
 #include "agent/wall_sampler.h"
 #include "agent/writer_thread.h"
@@ -57,7 +57,7 @@ struct Agent {
         ring(kRingSlots),
         annotations(options.filter),
         registry(meta),
-        status(gc),
+        status(gc, lost, options),
         tracker(env, registry, meta, lost, options, start_ns),
         wall(env, registry, tracker, ring, lost, options.interval_ns, start_ns),
         writer_thread({env, &writer, &ring, &lost, &meta, &registry, &status, &annotations, &options, &code_regions,
@@ -160,11 +160,12 @@ bool isAgentThread(JNIEnv* jni, jthread thread) {
 void JNICALL onVMInit(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread) {
   Agent& agent = *g_agent;
   agent.tracker.init(jni);
-  agent.status.init(jni, monotonicNs());
+  agent.status.init(jvmti, jni, monotonicNs(), isAgentThread);
   createMethodIdsForLoadedClasses(jvmti, jni);
   // Regions generated before the event was enabled are announced again; known ones are ignored.
   jvmti->GenerateEvents(JVMTI_EVENT_DYNAMIC_CODE_GENERATED);
   writeRecordingInfo(agent, jni);  // before the writer thread exists: no lock needed
+  if (replacedForeignSigprofHandler()) agent.writer.writeAgentWarning({0, foreignHandlerWarning()});
   if (!agent.writer_thread.start(jni)) {
     std::fprintf(stderr, "stackscope: cannot start the writer thread; running unprofiled\n");
     agent.writer.finish(0);  // an empty but well-formed recording
@@ -298,7 +299,6 @@ jint load(JavaVM* vm, const Options& options, const std::string& text) {
   caps.can_get_source_file_name = 1;
   caps.can_get_line_numbers = 1;
   caps.can_generate_garbage_collection_events = 1;
-  requestVirtualThreadSupport(jvmti, caps);
   if (jvmtiError error = jvmti->AddCapabilities(&caps); error != JVMTI_ERROR_NONE) {
     return refuse(options.strict, "stackscope: cannot get the JVMTI capabilities it needs (error " +
                                       std::to_string(error) + ")");
@@ -319,13 +319,11 @@ jint load(JavaVM* vm, const Options& options, const std::string& text) {
   if (!installCaptureHandler({walk, &agent->ring, &agent->lost, agent->start_ns, wall, &agent->code_regions})) {
     return refuse(options.strict, "stackscope: cannot install the SIGPROF handler");
   }
+  if (replacedForeignSigprofHandler()) std::fprintf(stderr, "stackscope: warning: %s\n", foreignHandlerWarning().c_str());
   if (jvmtiError error = enableEvents(jvmti); error != JVMTI_ERROR_NONE) {
     return refuse(options.strict,
                   "stackscope: cannot enable JVMTI events (error " + std::to_string(error) + ")");
   }
-  // JDK 21+: samples of carriers become their virtual threads'. Without it (older JVMs) a
-  // carrier is sampled as itself.
-  enableVirtualThreadEvents(jvmti, &agent->tracker);
   return JNI_OK;
 }
 

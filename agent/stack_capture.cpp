@@ -130,12 +130,6 @@ bool sampleTaken(jint num_frames) {
 // counts the reason, once per tick the sample stands for.
 void capture(ThreadSlot& thread, uint8_t state, void* ucontext) {
   const int64_t time_ns = monotonicNs() - g_config.start_ns;
-  // A carrier running a virtual thread: the stack walked is the virtual thread's, and so is
-  // the sample (virtual_threads.h). One that mounted after the sampler looked is running.
-  const uint32_t vthread = thread.mounted_vthread.load(std::memory_order_acquire);
-  if (vthread != 0 && g_config.wall && thread.wall_vthread.load(std::memory_order_relaxed) != vthread) {
-    state = static_cast<uint8_t>(format::ThreadState::Running);
-  }
   const SampleRing::Claim claim = g_config.ring->tryClaim();
   const jint num_frames = claim ? walk(thread, claim.slot->frames, ucontext) : 0;
   const bool taken = claim && sampleTaken(num_frames);
@@ -146,9 +140,8 @@ void capture(ThreadSlot& thread, uint8_t state, void* ucontext) {
       // a good capture: after a failed one the thread must be signalled again.
       thread.cpu_at_capture.store(currentThreadCpuTimeNs(), std::memory_order_relaxed);
       // A repeat the sampler queues once it sees this is claimed after this slot, so the
-      // writer reads this stack first. A virtual thread's stack is not the carrier's: the
-      // carrier has none to repeat until it is captured again on its own.
-      thread.has_stack.store(vthread == 0, std::memory_order_release);
+      // writer reads this stack first.
+      thread.has_stack.store(true, std::memory_order_release);
     }
     // Last: until then the sampler adds its ticks to this capture (wall_pending.h).
     weight = takePendingWeight(thread.wall_pending);
@@ -159,8 +152,7 @@ void capture(ThreadSlot& thread, uint8_t state, void* ucontext) {
   }
   SampleSlot& slot = *claim.slot;
   slot.time_ns = time_ns;
-  slot.thread = vthread != 0 ? vthread : thread.id;
-  slot.carrier = vthread != 0 ? thread.id : 0;
+  slot.thread = thread.id;
   slot.annotation = thread.annotation.load(std::memory_order_relaxed);
   slot.state = state;
   slot.weight = weight;
@@ -206,6 +198,11 @@ void onSigprof(int, siginfo_t* info, void* ucontext) {
 
 void* findAsyncGetCallTrace() { return dlsym(RTLD_DEFAULT, "AsyncGetCallTrace"); }
 
+namespace {
+// Whether installCaptureHandler found SIGPROF handled by someone else (set once, at load).
+bool g_replaced_foreign_handler = false;
+}  // namespace
+
 bool installCaptureHandler(const CaptureConfig& config) {
   g_config = config;
   g_walk = reinterpret_cast<AsyncGetCallTraceFn>(config.async_get_call_trace);
@@ -213,7 +210,20 @@ bool installCaptureHandler(const CaptureConfig& config) {
   action.sa_sigaction = onSigprof;
   action.sa_flags = SA_SIGINFO | SA_RESTART;
   sigemptyset(&action.sa_mask);
-  return sigaction(SIGPROF, &action, nullptr) == 0;
+  struct sigaction previous{};
+  if (sigaction(SIGPROF, &action, &previous) != 0) return false;
+  // Another profiler or a native library had SIGPROF: it loses its signals from now on, and
+  // the user must hear of it (sampling_health.h puts it in the recording).
+  g_replaced_foreign_handler = previous.sa_handler != SIG_DFL && previous.sa_handler != SIG_IGN &&
+                               !((previous.sa_flags & SA_SIGINFO) && previous.sa_sigaction == onSigprof);
+  return true;
+}
+
+bool replacedForeignSigprofHandler() { return g_replaced_foreign_handler; }
+
+bool captureHandlerStillInstalled() {
+  struct sigaction current{};
+  return sigaction(SIGPROF, nullptr, &current) == 0 && (current.sa_flags & SA_SIGINFO) && current.sa_sigaction == onSigprof;
 }
 
 void setCaptureActive(bool active) { g_active.store(active, std::memory_order_release); }

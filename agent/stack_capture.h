@@ -23,6 +23,11 @@ void* findAsyncGetCallTrace();
 
 // Installs the handler (once, never uninstalled). It does nothing until setCaptureActive(true).
 bool installCaptureHandler(const CaptureConfig& config);
+// Whether installCaptureHandler replaced a handler someone else had installed for SIGPROF
+// (another profiler, a native library): that one gets no more signals.
+bool replacedForeignSigprofHandler();
+// Whether SIGPROF still reaches the capture handler (false once someone replaced it).
+bool captureHandlerStillInstalled();
 void setCaptureActive(bool active);
 bool captureActive();
 

@@ -54,7 +54,11 @@ void WriterThread::cycle(JNIEnv* jni, bool last) {
   drainRing(jni);
 
   if (last || now >= next_status_ns_) {
-    in_.writer->writeStatus(in_.status->take(jni, now, time_ns, static_cast<uint32_t>(in_.registry->size())));
+    in_.writer->writeStatus(in_.status->take(jni, now, time_ns));
+    for (const std::string& warning : in_.status->samplingWarnings(in_.writer->samplesWritten())) {
+      std::fprintf(stderr, "stackscope: warning: %s\n", warning.c_str());
+      in_.writer->writeAgentWarning({time_ns, warning});
+    }
     next_status_ns_ += in_.options->status_interval_ns;
     if (next_status_ns_ <= now) next_status_ns_ = now + in_.options->status_interval_ns;
   }
@@ -146,12 +150,10 @@ void WriterThread::writeStack(JNIEnv* jni, const SampleSlot& slot) {
   // A full walk may have been cut: say so where the missing (outer) frames would be.
   if (slot.count == kMaxFrames) frames_.push_back({methods_.truncatedId(), -1});
   const uint32_t stack = in_.writer->internStack(frames_.data(), frames_.size());
-  // Only platform threads are repeated; virtual ones, maybe millions, are not remembered.
-  if (slot.carrier == 0) last_stack_[slot.thread] = stack;
+  last_stack_[slot.thread] = stack;
   ensureAnnotation(slot.annotation);
   in_.writer->writeSample(
-      {slot.time_ns, slot.thread, stack, static_cast<format::ThreadState>(slot.state), slot.weight, slot.annotation,
-       slot.carrier});
+      {slot.time_ns, slot.thread, stack, static_cast<format::ThreadState>(slot.state), slot.weight, slot.annotation});
 }
 
 format::Frame WriterThread::frameOf(JNIEnv* jni, const RawFrame& raw) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include "analysis/load.h"
+
 namespace stackscope::analysis {
 
 namespace {
@@ -25,6 +27,7 @@ std::string recordTypeName(uint32_t type) {
     case RecordType::RecordingEnd: return "end";
     case RecordType::Marker: return "marker";
     case RecordType::AnnotationChange: return "annotation_change";
+    case RecordType::AgentWarning: return "agent_warning";
   }
   return "unknown_" + std::to_string(type);
 }
@@ -79,7 +82,13 @@ class Counter final : public format::RecordVisitor {
     count(RecordType::AnnotationChange);
     seen(c.time_ns);
   }
+  void agentWarning(const format::AgentWarningRecord& w) override {
+    count(RecordType::AgentWarning);
+    agent_warnings.push_back(agentWarningText(w));
+  }
   void unknown(uint32_t type, std::string_view) override { ++counts_[type]; }
+
+  std::vector<std::string> agent_warnings;  // in file order
 
   void finish() {
     for (const auto& [type, n] : counts_) out_.records.push_back({type, recordTypeName(type), n});
@@ -110,7 +119,8 @@ FileInspection inspectFile(const std::string& path) {
   Counter counter(out);
   reader.read(counter);
   counter.finish();
-  out.warnings = reader.warnings();
+  out.warnings = counter.agent_warnings;
+  out.warnings.insert(out.warnings.end(), reader.warnings().begin(), reader.warnings().end());
   return out;
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "common/duration.h"
 #include "format/reader.h"
 
 namespace stackscope::analysis {
@@ -54,7 +55,6 @@ class Loader final : public format::RecordVisitor {
     if (info.names.size() > ThreadInfo::kMaxNames) info.names.erase(info.names.begin());
     info.os_tid = t.os_tid;
     info.java_id = t.java_id;
-    info.is_virtual = t.is_virtual;
   }
   void annotation(const format::AnnotationRecord& a) override {
     if (!accept(a.id)) return;
@@ -73,13 +73,6 @@ class Loader final : public format::RecordVisitor {
     }
     // Like a missing stack, a missing annotation leaves the sample in, unannotated.
     const uint32_t annotation = s.annotation < rec_.annotations.size() ? s.annotation : 0;
-    // A virtual thread's carrier: kept per thread (a few), not per sample.
-    if (s.carrier != 0 && s.carrier != s.thread && accept(s.carrier)) {
-      slot(rec_.threads, s.carrier);
-      std::vector<uint32_t>& carriers = rec_.threads[s.thread].carriers;
-      if (carriers.size() < ThreadInfo::kMaxCarriers && std::find(carriers.begin(), carriers.end(), s.carrier) == carriers.end())
-        carriers.push_back(s.carrier);
-    }
     out_of_order_ |= !rec_.samples.empty() && s.time_ns < rec_.samples.back().time_ns;
     rec_.samples.push_back({s.time_ns, s.thread, stack, s.state, std::min(s.weight, Sample::kMaxWeight), annotation});
   }
@@ -101,6 +94,10 @@ class Loader final : public format::RecordVisitor {
   }
   // Every marker, whatever the window: they come with the map data and bound snapshots.
   void marker(const format::MarkerRecord& m) override { rec_.markers.push_back(m); }
+  // Map data too: what the agent found wrong holds for every window.
+  void agentWarning(const format::AgentWarningRecord& w) override {
+    agent_warnings_.push_back(agentWarningText(w));
+  }
   void end(const format::RecordingEndRecord& e) override {
     seen(e.time_ns);
     rec_.ended = true;
@@ -120,7 +117,8 @@ class Loader final : public format::RecordVisitor {
     // sample to sample (call counts) need time order.
     const auto by_time = [](const Sample& a, const Sample& b) { return a.time_ns < b.time_ns; };
     if (out_of_order_) std::stable_sort(rec_.samples.begin(), rec_.samples.end(), by_time);
-    rec_.warnings = reader.warnings();
+    rec_.warnings = agent_warnings_;
+    rec_.warnings.insert(rec_.warnings.end(), reader.warnings().begin(), reader.warnings().end());
     rec_.file_size = reader.fileSize();
     rec_.bytes_read = reader.bytesRead();
     if (missing_stacks_)
@@ -145,6 +143,7 @@ class Loader final : public format::RecordVisitor {
   uint64_t missing_stacks_ = 0;
   bool out_of_order_ = false;  // noticed while loading: saves a pass over the samples
   uint64_t rejected_ids_ = 0;
+  std::vector<std::string> agent_warnings_;
 };
 
 // Catches only the RecordingEnd record.
@@ -158,6 +157,10 @@ class EndFinder final : public format::RecordVisitor {
 };
 
 }  // namespace
+
+std::string agentWarningText(const format::AgentWarningRecord& warning) {
+  return "the agent reported at " + formatDuration(warning.time_ns) + ": " + warning.text;
+}
 
 Recording loadRecording(const std::string& path, const TimeWindow& window) {
   format::RecordingReader reader(path);

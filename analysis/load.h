@@ -13,6 +13,9 @@ namespace stackscope::analysis {
 // was skipped in Recording::warnings.
 Recording loadRecording(const std::string& path, const TimeWindow& window = {});
 
+// How an agent warning record reads in a report's warnings.
+std::string agentWarningText(const format::AgentWarningRecord& warning);
+
 // Only the map data (names, stacks, markers) and the time of the last event chunk in end_ns:
 // what is needed to resolve snapshots before choosing which events to read. No event is decoded.
 Recording loadMapData(const std::string& path);

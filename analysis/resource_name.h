@@ -29,6 +29,7 @@ enum class ResourceType {
   Applications,
   Components,
   VThreads,      // view: virtual threads (count, carriers, states, hottest stacks)
+  Status,        // view: every status report (process-wide: nothing narrows it but time)
 };
 
 struct ResourceElement {

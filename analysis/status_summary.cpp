@@ -9,7 +9,7 @@ StatusSummary summarizeStatus(std::span<const format::StatusRecord> reports) {
   if (reports.empty()) return s;
   const format::StatusRecord* last = &reports.front();
   s.first_ns = reports.front().time_ns;
-  double load_sum = 0;
+  double load_sum = 0, machine_sum = 0;
   for (const format::StatusRecord& r : reports) {
     ++s.count;
     s.first_ns = std::min(s.first_ns, r.time_ns);
@@ -20,7 +20,15 @@ StatusSummary summarizeStatus(std::span<const format::StatusRecord> reports) {
     const double load = r.cpu_load_permille / 10.0;
     load_sum += load;
     s.max_cpu_load_pct = std::max(s.max_cpu_load_pct, load);
+    if (r.cpus > 0) s.cpus = r.cpus;
+    if (r.machine_cpu_permille_plus1 > 0) {
+      const double machine = (r.machine_cpu_permille_plus1 - 1) / 10.0;
+      ++s.machine_count;
+      machine_sum += machine;
+      s.max_machine_cpu_pct = std::max(s.max_machine_cpu_pct, machine);
+    }
   }
+  if (s.machine_count) s.mean_machine_cpu_pct = machine_sum / static_cast<double>(s.machine_count);
   s.last_ns = last->time_ns;
   s.gc_count = last->gc_count;
   s.gc_time_ns = last->gc_time_ns;

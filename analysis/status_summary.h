@@ -18,6 +18,10 @@ struct StatusSummary {
   uint64_t gc_time_ns = 0;  // cumulative, as of the last report
   double mean_cpu_load_pct = 0;  // process CPU, 100 = all cores busy
   double max_cpu_load_pct = 0;
+  uint32_t cpus = 0;             // the CPUs those are a share of; 0 = not recorded
+  uint64_t machine_count = 0;    // reports with a machine CPU load (optional field, absent from older files)
+  double mean_machine_cpu_pct = 0;  // every process on the machine, 100 = all cores busy
+  double max_machine_cpu_pct = 0;
   uint32_t max_live_threads = 0;
 };
 

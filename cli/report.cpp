@@ -45,10 +45,8 @@ analysis::TimeWindow windowOf(const ReportArgs& args) {
 
 analysis::Selection select(const ReportArgs& args) {
   try {
-    analysis::Selection selection = analysis::resolveSelection(args.file, {args.snapshot, windowOf(args), args.where, args.view});
-    if (selection.intervals.empty())
-      throw UserError("the selection covers no time: snapshot '" + args.snapshot + "' has no part inside --from/--to");
-    return selection;
+    // A selection of no time is not an error: the report says why it is empty (a note).
+    return analysis::resolveSelection(args.file, {args.snapshot, windowOf(args), args.where, args.view});
   } catch (const analysis::SnapshotError& e) {
     throw UserError(e.what());
   } catch (const analysis::WhereError& e) {
@@ -58,9 +56,11 @@ analysis::Selection select(const ReportArgs& args) {
   }
 }
 
-std::string render(const ReportArgs& args, const analysis::Selection& selection) {
+// The view, and in `notes` why it is empty or what else the user should know (selection_notes.h).
+std::string render(const ReportArgs& args, const analysis::Selection& selection, std::vector<std::string>& notes) {
   const analysis::Recording recording = analysis::loadRecording(args.file, selection.hull());
   exporting::ReportOptions options;
+  notes = options.notes = analysis::selectionNotes(selection, recording);
   options.file = args.file;
   options.top = static_cast<size_t>(args.top >= 0 ? args.top : args.json ? 0 : kDefaultTextRows);
   options.resource = selection.resource.toString();
@@ -91,13 +91,23 @@ int runReport(const ReportArgs& args) {
     key = std::string(kCacheFormat) + "\nfile=" + args.file + "\njson=" + (args.json ? "1" : "0") +
           "\ntop=" + std::to_string(args.top) + "\nlines=" + (args.lines ? "1" : "0") +
           "\nkinds=" + (args.kinds ? "1" : "0") + "\n" + selection.key();
-    if (auto hit = cache->get(key)) {
+    const auto hit = cache->get(key);
+    const auto hit_notes = cache->get(key + "\nstream=notes");
+    if (hit && hit_notes) {
+      std::cerr << *hit_notes;
       std::cout << *hit;
       return 0;
     }
   }
-  const std::string output = render(args, selection);
-  if (cache) cache->put(key, output);
+  std::vector<std::string> notes;
+  const std::string output = render(args, selection, notes);
+  std::string notes_text;  // one line each on stderr: exit 0, the empty view is an answer
+  for (const std::string& note : notes) notes_text += "stackscope: note: " + note + "\n";
+  if (cache) {
+    cache->put(key, output);
+    cache->put(key + "\nstream=notes", notes_text);
+  }
+  std::cerr << notes_text;
   std::cout << output;
   return 0;
 }
@@ -117,8 +127,8 @@ Command addReportCommand(CLI::App& parent) {
       "  callers       back-traces of the selected methods: 'methods[pkg.A.run]/callers'\n"
       "  states        samples per thread state\n"
       "  users, sessions, requests, applications, components   samples per annotation value\n"
-      "  vthreads      virtual threads (JDK 21+): how many, on how many carriers, their states and\n"
-      "                hottest stacks\n"
+      "  status        every status report: process and machine CPU load, GC count and time, heap\n"
+      "                used and committed, live threads (process-wide: only time narrows it)\n"
       "In a resource name every element but the last narrows the samples: methods[a,b] keeps samples\n"
       "with a or b on the stack, threads[glob], states[sleeping], users[u1], …; all must hold.\n"
       "Times are offsets from the recording's start: --from 1m40s --to 5m, the window is [from, to).\n"

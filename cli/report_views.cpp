@@ -2,13 +2,13 @@
 
 #include "analysis/call_tree.h"
 #include "analysis/method_stats.h"
+#include "analysis/status_series.h"
 #include "analysis/thread_stats.h"
-#include "analysis/vthread_stats.h"
 #include "cli/command.h"
 #include "export/json_report.h"
 #include "export/navigation_report.h"
+#include "export/status_report.h"
 #include "export/text_report.h"
-#include "export/vthreads_report.h"
 
 namespace stackscope::cli {
 
@@ -53,12 +53,6 @@ void writeView(std::ostream& out, const analysis::Recording& rec, const analysis
       else exporting::writeThreadsText(out, rec, stats, options);
       return;
     }
-    case ResourceType::VThreads: {
-      const auto stats = analysis::computeVirtualThreadStats(rec, keep);
-      if (json) exporting::writeJson(out, exporting::virtualThreadsJson(rec, stats, options));
-      else exporting::writeVirtualThreadsText(out, rec, stats, options);
-      return;
-    }
     case ResourceType::Callers: {
       const std::vector<std::string> focus = selection.resource.selected(ResourceType::Methods);
       if (focus.empty())
@@ -66,6 +60,14 @@ void writeView(std::ostream& out, const analysis::Recording& rec, const analysis
       const auto tree = analysis::buildCallers(rec, focus, keep, options.lines);
       if (json) exporting::writeJson(out, exporting::callersJson(rec, tree, focus, options));
       else exporting::writeCallersText(out, rec, tree, focus, options);
+      return;
+    }
+    case ResourceType::Status: {
+      uint64_t samples = 0;
+      analysis::forEachSample(rec, keep, [&](const analysis::Sample& s) { samples += s.weight; });
+      const auto rows = analysis::statusSeries(rec, selection);
+      if (json) exporting::writeJson(out, exporting::statusJson(rec, rows, samples, options));
+      else exporting::writeStatusText(out, rec, rows, samples, options);
       return;
     }
     default: {

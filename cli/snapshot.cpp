@@ -41,6 +41,13 @@ int runSnapshot(const SnapshotArgs& args) {
     // Resolve the definition as it will be saved, before saving it: a parent that does not
     // exist or a cycle is refused and the sidecar stays as it was.
     std::vector<analysis::SavedSnapshot> all = analysis::loadSavedSnapshots(args.file);
+    std::vector<std::string> notes;
+    for (const auto& s : all)
+      if (s.name == args.name)
+        notes.push_back("snapshot '" + args.name + "' existed (" + formatDuration(s.from_ns) + ".." +
+                        (s.to_ns == analysis::TimeWindow::kOpen ? std::string("end") : formatDuration(s.to_ns)) +
+                        (s.where.empty() ? "" : " where " + s.where) + (s.parent.empty() ? "" : " inside " + s.parent) +
+                        "): its definition is replaced");
     std::erase_if(all, [&](const auto& s) { return s.name == args.name; });
     all.push_back(snapshot);
     const analysis::Recording maps = analysis::loadMapData(args.file);
@@ -48,6 +55,8 @@ int runSnapshot(const SnapshotArgs& args) {
     for (const auto& m : maps.markers) markers.push_back({m.time_ns, m.thread, m.kind, maps.string(m.name)});
     const analysis::Snapshot resolved = analysis::resolveSnapshot(args.name, markers, all, maps.end_ns);
     analysis::saveSnapshot(args.file, snapshot);
+    notes.insert(notes.end(), resolved.notes.begin(), resolved.notes.end());
+    for (const std::string& note : notes) std::cerr << "stackscope: note: " << note << '\n';
     std::cout << "saved snapshot '" << args.name << "' (" << resolved.definition << ") in "
               << analysis::snapshotSidecarPath(args.file) << '\n';
   } catch (const analysis::SnapshotError& e) {

@@ -77,11 +77,17 @@ void writeStatusText(std::ostream& out, const analysis::StatusSummary& s) {
     return;
   }
   writeField(out, "Status", fmt::format("{} reports, {} to {}", s.count, formatDuration(s.first_ns), formatDuration(s.last_ns)));
-  writeField(out, "", fmt::format("CPU load mean {:.1f}%, max {:.1f}%", s.mean_cpu_load_pct, s.max_cpu_load_pct));
+  // A share of the whole machine: say of how many CPUs, or 12.5% reads as idle on 8 cores.
+  const std::string cpus = s.cpus ? fmt::format(" ({} CPUs)", s.cpus) : std::string();
+  writeField(out, "", fmt::format("process CPU mean {:.1f}%, max {:.1f}% of the whole machine{}", s.mean_cpu_load_pct,
+                                  s.max_cpu_load_pct, cpus));
+  if (s.machine_count)
+    writeField(out, "", fmt::format("machine CPU (every process) mean {:.1f}%, max {:.1f}%", s.mean_machine_cpu_pct,
+                                    s.max_machine_cpu_pct));
   writeField(out, "", fmt::format("heap used max {}, committed max {}", formatBytes(s.max_heap_used),
                                   formatBytes(s.max_heap_committed)));
   writeField(out, "", fmt::format("GC {} collections, {} in total", s.gc_count, formatDuration(static_cast<int64_t>(s.gc_time_ns))));
-  writeField(out, "", fmt::format("live threads max {}", s.max_live_threads));
+  writeField(out, "", fmt::format("live threads max {} (every report: report FILE --view status)", s.max_live_threads));
 }
 
 }  // namespace
@@ -169,7 +175,10 @@ Json infoJson(const FileInspection& in, const InfoOptions& options) {
                 {"heap_committed_max", s.max_heap_committed},
                 {"gc_count", s.gc_count},
                 {"gc_time_ns", s.gc_time_ns},
-                {"live_threads_max", s.max_live_threads}}},
+                {"live_threads_max", s.max_live_threads},
+                {"cpus", s.cpus ? Json(s.cpus) : Json(nullptr)},
+                {"machine_cpu_mean_pct", s.machine_count ? Json(s.mean_machine_cpu_pct) : Json(nullptr)},
+                {"machine_cpu_max_pct", s.machine_count ? Json(s.max_machine_cpu_pct) : Json(nullptr)}}},
               {"warnings", in.warnings}};
 }
 

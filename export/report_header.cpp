@@ -99,6 +99,7 @@ Json jsonHeader(const analysis::Recording& rec, const ReportOptions& options, st
       {"lost", lost},
       {"lost_total", rec.lostTotal()},
       {"warnings", rec.warnings},
+      {"notes", options.notes},
   };
   if (narrowed(rec, options))
     header["lost_attribution"] = {{"by_time", true},

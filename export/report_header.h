@@ -26,6 +26,7 @@ struct ReportOptions {
   std::string snapshot_definition;  // how the snapshot was made
   std::vector<std::string> filters;  // --where expressions, all holding
   int64_t covered_ns = -1;          // time the view covers when not one window; -1: the window's
+  std::vector<std::string> notes;   // why the view is empty, unpaired markers… (selection_notes.h)
   uint64_t bytes_read = 0;          // of the recording, to build this view
   uint64_t file_size = 0;
   bool lines = false;               // --lines: rows per method and source line (`method:line`)

@@ -44,6 +44,7 @@ class RecordVisitor {
   virtual void end(const RecordingEndRecord&) {}
   virtual void marker(const MarkerRecord&) {}
   virtual void annotationChange(const AnnotationChangeRecord&) {}
+  virtual void agentWarning(const AgentWarningRecord&) {}
   virtual void unknown(uint32_t /*type*/, std::string_view /*payload*/) {}
 };
 

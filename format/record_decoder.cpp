@@ -74,7 +74,6 @@ bool decodeBody(RecordType type, ByteCursor& in, int64_t& time, RecordVisitor& v
       r.name = in.bytes();
       r.os_tid = in.signedVarint();
       r.java_id = in.signedVarint();
-      if (!in.atEnd()) r.is_virtual = (in.varint() & 1) != 0;  // flags
       if (in.failed()) return false;
       v.thread(r);
       return true;
@@ -88,7 +87,6 @@ bool decodeBody(RecordType type, ByteCursor& in, int64_t& time, RecordVisitor& v
       r.state = state < kThreadStateCount ? static_cast<ThreadState>(state) : ThreadState::Unknown;
       if (!in.atEnd()) r.weight = in.u32();
       if (!in.atEnd()) r.annotation = in.u32();
-      if (!in.atEnd()) r.carrier = in.u32();
       if (in.failed()) return false;
       v.sample(r);
       return true;
@@ -111,6 +109,8 @@ bool decodeBody(RecordType type, ByteCursor& in, int64_t& time, RecordVisitor& v
       r.heap_used = in.varint();
       r.heap_committed = in.varint();
       r.live_threads = in.u32();
+      if (!in.atEnd()) r.machine_cpu_permille_plus1 = in.u32();
+      if (!in.atEnd()) r.cpus = in.u32();
       if (in.failed()) return false;
       v.status(r);
       return true;
@@ -152,6 +152,14 @@ bool decodeBody(RecordType type, ByteCursor& in, int64_t& time, RecordVisitor& v
       v.annotationChange(r);
       return true;
     }
+    case RecordType::AgentWarning: {
+      AgentWarningRecord r;
+      r.time_ns = eventTime();
+      r.text = in.bytes();
+      if (in.failed()) return false;
+      v.agentWarning(r);
+      return true;
+    }
     case RecordType::RecordingEnd: {
       RecordingEndRecord r;
       r.time_ns = eventTime();
@@ -164,7 +172,7 @@ bool decodeBody(RecordType type, ByteCursor& in, int64_t& time, RecordVisitor& v
 }
 
 bool isKnown(uint64_t type) {
-  return (type >= 1 && type <= 6) || (type >= 16 && type <= 23);
+  return (type >= 1 && type <= 6) || (type >= 16 && type <= 24);
 }
 
 }  // namespace

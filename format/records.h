@@ -37,6 +37,7 @@ enum class RecordType : uint32_t {
   RecordingEnd = 21,
   Marker = 22,
   AnnotationChange = 23,
+  AgentWarning = 24,
 };
 
 enum class ThreadState : uint8_t {
@@ -121,7 +122,6 @@ struct ThreadRecord {
   std::string name;
   int64_t os_tid = 0;
   int64_t java_id = 0;  // java.lang.Thread id, 0 when unknown
-  bool is_virtual = false;  // a virtual thread (JDK 21+): its samples name their carrier
 };
 
 struct SampleRecord {
@@ -131,7 +131,6 @@ struct SampleRecord {
   ThreadState state = ThreadState::Running;
   uint32_t weight = 1;      // samples this record stands for
   uint32_t annotation = 0;  // the thread's annotation at the sample (Annotation id), 0 = none
-  uint32_t carrier = 0;     // a virtual thread's sample: the platform thread it ran on, 0 = none
 };
 
 // Who and what a thread works for. Each distinct combination is one map record; fields are
@@ -173,7 +172,17 @@ struct StatusRecord {
   uint64_t gc_time_ns = 0;         // cumulative
   uint64_t heap_used = 0;          // bytes
   uint64_t heap_committed = 0;     // bytes
-  uint32_t live_threads = 0;
+  uint32_t live_threads = 0;       // live Java threads but the agent's own, whatever the mode
+  // Optional trailing fields (0 in older files: not measured).
+  uint32_t machine_cpu_permille_plus1 = 0;  // whole-machine CPU load + 1 (/proc/stat); 0 = unknown
+  uint32_t cpus = 0;                        // online CPUs the process load is a share of; 0 = unknown
+};
+
+// Something the agent found wrong with its own recording while it ran (another profiler owns
+// SIGPROF, the CPU timers never fire…): reports show it with the reader's warnings.
+struct AgentWarningRecord {
+  int64_t time_ns = 0;
+  std::string text;
 };
 
 struct LostRecord {

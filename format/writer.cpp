@@ -164,7 +164,6 @@ void RecordingWriter::writeThread(const ThreadRecord& thread) {
   putBytes(scratch_, thread.name);
   putSigned(scratch_, thread.os_tid);
   putSigned(scratch_, thread.java_id);
-  if (thread.is_virtual) putVarint(scratch_, 1);  // optional flags: bit 0 virtual
   endRecord(map_, RecordType::Thread, scratch_);
 }
 
@@ -182,9 +181,8 @@ void RecordingWriter::writeSample(const SampleRecord& sample) {
   putVarint(scratch_, sample.stack);
   putVarint(scratch_, static_cast<uint8_t>(sample.state));
   // Optional trailing fields, written only when they differ from their defaults.
-  if (sample.weight != 1 || sample.annotation != 0 || sample.carrier != 0) putVarint(scratch_, sample.weight);
-  if (sample.annotation != 0 || sample.carrier != 0) putVarint(scratch_, sample.annotation);
-  if (sample.carrier != 0) putVarint(scratch_, sample.carrier);
+  if (sample.weight != 1 || sample.annotation != 0) putVarint(scratch_, sample.weight);
+  if (sample.annotation != 0) putVarint(scratch_, sample.annotation);
   endRecord(events_, RecordType::Sample, scratch_);
   samples_ += sample.weight;
   if (events_.raw.size() >= kMaxChunkRawBytes) flush();
@@ -213,7 +211,18 @@ void RecordingWriter::writeStatus(const StatusRecord& status) {
   putVarint(scratch_, status.heap_used);
   putVarint(scratch_, status.heap_committed);
   putVarint(scratch_, status.live_threads);
+  putVarint(scratch_, status.machine_cpu_permille_plus1);
+  putVarint(scratch_, status.cpus);
   endRecord(events_, RecordType::Status, scratch_);
+}
+
+// In the map chunk, like markers: read with the map data, so every report shows it whatever
+// time window it reads.
+void RecordingWriter::writeAgentWarning(const AgentWarningRecord& warning) {
+  beginRecord(map_, RecordType::AgentWarning, scratch_);
+  putEventTime(map_, scratch_, warning.time_ns);
+  putBytes(scratch_, warning.text);
+  endRecord(map_, RecordType::AgentWarning, scratch_);
 }
 
 void RecordingWriter::writeLost(const LostRecord& lost) {

@@ -60,6 +60,7 @@ class RecordingWriter {
   void writeLost(const LostRecord& lost);
   void writeMarker(const MarkerRecord& marker);  // goes to the map chunk (docs/format.md)
   void writeAnnotationChange(const AnnotationChangeRecord& change);
+  void writeAgentWarning(const AgentWarningRecord& warning);  // goes to the map chunk, like markers
 
   // Writes the pending map chunk, then the pending event chunk. Every flushed chunk is
   // complete on disk (write(2) returned), so it survives a kill -9 of the process.

@@ -9,7 +9,8 @@ cd "$(dirname "$0")/.."
 build=${STACKSCOPE_BUILD_DIR:-build}
 
 packages=(cmake g++ make pkg-config libzstd-dev nlohmann-json3-dev libcli11-dev libfmt-dev
-          libgtest-dev libgmock-dev libbenchmark-dev openjdk-17-jdk-headless)
+          libgtest-dev libgmock-dev libbenchmark-dev openjdk-17-jdk-headless
+          clang libclang-rt-14-dev)  # clang: the libFuzzer targets of tests/fuzz
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

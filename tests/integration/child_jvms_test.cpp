@@ -93,6 +93,21 @@ TEST_F(ChildJvms, NoChildrenRecordsOnlyTheFirstJvm) {
   EXPECT_EQ(rec.err.find("JVMs recorded"), std::string::npos) << rec.err;
 }
 
+TEST_F(ChildJvms, PidPatternInTheOutputNamesEveryJvm) {
+  ProcessResult rec = record({}, file("run-%p.ssr"), "SpawnsChild", {"200"});
+  ASSERT_EQ(rec.exit_code, 0) << rec.err;
+  const std::map<std::string, long> pid = pids(rec.out);
+  ASSERT_EQ(pid.size(), 2u) << rec.out;
+  const std::string parent_file = "run-" + std::to_string(pid.at("parent")) + ".ssr";
+  const std::string child_file = "run-" + std::to_string(pid.at("child")) + ".ssr";
+  std::vector<std::string> expected{parent_file, child_file};
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(recordings(), expected);
+  expectComplete(file(parent_file), pid.at("parent"));
+  expectComplete(file(child_file), pid.at("child"));
+  EXPECT_NE(rec.err.find(child_file + " (pid " + std::to_string(pid.at("child")) + ")"), std::string::npos) << rec.err;
+}
+
 // Two JVMs one after the other from a script: the second must not replace the first's file
 // (no lock can tell, the first has ended), and an earlier recording named -o is replaced.
 TEST_F(ChildJvms, JvmsRunOneAfterTheOtherEachKeepTheirFile) {

@@ -1,0 +1,78 @@
+#include "export/status_report.h"
+
+#include <fmt/format.h>
+
+#include "common/duration.h"
+#include "export/table.h"
+#include "export/text_format.h"
+
+namespace stackscope::exporting {
+
+namespace {
+
+using Align = TextTable::Align;
+
+std::string orDash(const std::optional<double>& value, const char* pattern) {
+  return value ? fmt::format(fmt::runtime(pattern), *value) : "-";
+}
+
+template <typename T>
+Json orNull(const std::optional<T>& value) {
+  return value ? Json(*value) : Json(nullptr);
+}
+
+}  // namespace
+
+void writeStatusText(std::ostream& out, const analysis::Recording& rec, const std::vector<analysis::StatusRow>& rows,
+                     uint64_t samples, const ReportOptions& options) {
+  writeTextHeader(out, rec, options, samples);
+  out << '\n';
+  if (rows.empty()) {
+    out << "No status report in the selected time.\n";
+    return;
+  }
+  // Say what the percentages are of: a process load of 12.5% means one busy core of eight.
+  const std::optional<uint32_t> cpus = rows.back().cpus;
+  out << "Process CPU: share of the whole machine" << (cpus ? fmt::format(" ({} CPUs)", *cpus) : std::string())
+      << ", 100% = every CPU busy with this process; Cores: CPUs' worth busy with it.\n"
+      << "Machine CPU: every process on the machine. GC count and time: cumulative since the JVM started.\n\n";
+  TextTable table;
+  for (const char* column : {"Time", "Process CPU", "Cores", "Machine CPU", "GCs", "GC time", "Heap used",
+                             "Heap committed", "Live threads"})
+    table.addColumn(column, std::string_view(column) == "Time" ? Align::Left : Align::Right);
+  const size_t shown = options.rows(rows.size());
+  for (size_t i = 0; i < shown; ++i) {
+    const analysis::StatusRow& r = rows[i];
+    table.addRow({formatDuration(r.time_ns), formatPercent(r.process_cpu_pct_of_machine), orDash(r.process_cpu_cores, "{:.2f}"),
+                  r.machine_cpu_pct ? formatPercent(*r.machine_cpu_pct) : "-", std::to_string(r.gc_count),
+                  formatDuration(static_cast<int64_t>(r.gc_time_ns)), formatBytes(r.heap_used), formatBytes(r.heap_committed),
+                  std::to_string(r.live_threads)});
+  }
+  table.write(out);
+  writeCutNote(out, shown, rows.size(), "status reports");
+}
+
+Json statusJson(const analysis::Recording& rec, const std::vector<analysis::StatusRow>& rows, uint64_t samples,
+                const ReportOptions& options) {
+  Json json = jsonHeader(rec, options, "status", samples);
+  Json reports = Json::array();
+  const size_t shown = options.rows(rows.size());
+  for (size_t i = 0; i < shown; ++i) {
+    const analysis::StatusRow& r = rows[i];
+    reports.push_back({{"time_ns", r.time_ns},
+                       {"process_cpu_pct_of_machine", r.process_cpu_pct_of_machine},
+                       {"process_cpu_cores", orNull(r.process_cpu_cores)},
+                       {"cpus", orNull(r.cpus)},
+                       {"machine_cpu_pct", orNull(r.machine_cpu_pct)},
+                       {"gc_count", r.gc_count},
+                       {"gc_time_ns", r.gc_time_ns},
+                       {"heap_used_bytes", r.heap_used},
+                       {"heap_committed_bytes", r.heap_committed},
+                       {"live_threads", r.live_threads}});
+  }
+  json["status_reports"] = rows.size();
+  json["reports"] = std::move(reports);
+  return json;
+}
+
+}  // namespace stackscope::exporting
