@@ -34,6 +34,7 @@
 #include "agent/status.h"
 #include "agent/thread_registry.h"
 #include "agent/thread_tracker.h"
+#include "agent/virtual_threads.h"
 #include "agent/vm_flags.h"
 #include "agent/wall_sampler.h"
 #include "agent/writer_thread.h"
@@ -299,6 +300,7 @@ jint load(JavaVM* vm, const Options& options, const std::string& text) {
   caps.can_get_source_file_name = 1;
   caps.can_get_line_numbers = 1;
   caps.can_generate_garbage_collection_events = 1;
+  requestVirtualThreadSupport(jvmti, caps);
   if (jvmtiError error = jvmti->AddCapabilities(&caps); error != JVMTI_ERROR_NONE) {
     return refuse(options.strict, "stackscope: cannot get the JVMTI capabilities it needs (error " +
                                       std::to_string(error) + ")");
@@ -324,6 +326,9 @@ jint load(JavaVM* vm, const Options& options, const std::string& text) {
     return refuse(options.strict,
                   "stackscope: cannot enable JVMTI events (error " + std::to_string(error) + ")");
   }
+  // JDK 21+: samples of carriers become their virtual threads'. Without it (older JVMs) a
+  // carrier is sampled as itself.
+  enableVirtualThreadEvents(jvmti, &agent->tracker);
   return JNI_OK;
 }
 

@@ -130,6 +130,12 @@ bool sampleTaken(jint num_frames) {
 // counts the reason, once per tick the sample stands for.
 void capture(ThreadSlot& thread, uint8_t state, void* ucontext) {
   const int64_t time_ns = monotonicNs() - g_config.start_ns;
+  // A carrier running a virtual thread: the stack walked is the virtual thread's, and so is
+  // the sample (virtual_threads.h). One that mounted after the sampler looked is running.
+  const uint32_t vthread = thread.mounted_vthread.load(std::memory_order_acquire);
+  if (vthread != 0 && g_config.wall && thread.wall_vthread.load(std::memory_order_relaxed) != vthread) {
+    state = static_cast<uint8_t>(format::ThreadState::Running);
+  }
   const SampleRing::Claim claim = g_config.ring->tryClaim();
   const jint num_frames = claim ? walk(thread, claim.slot->frames, ucontext) : 0;
   const bool taken = claim && sampleTaken(num_frames);
@@ -140,8 +146,9 @@ void capture(ThreadSlot& thread, uint8_t state, void* ucontext) {
       // a good capture: after a failed one the thread must be signalled again.
       thread.cpu_at_capture.store(currentThreadCpuTimeNs(), std::memory_order_relaxed);
       // A repeat the sampler queues once it sees this is claimed after this slot, so the
-      // writer reads this stack first.
-      thread.has_stack.store(true, std::memory_order_release);
+      // writer reads this stack first. A virtual thread's stack is not the carrier's: the
+      // carrier has none to repeat until it is captured again on its own.
+      thread.has_stack.store(vthread == 0, std::memory_order_release);
     }
     // Last: until then the sampler adds its ticks to this capture (wall_pending.h).
     weight = takePendingWeight(thread.wall_pending);
@@ -152,7 +159,8 @@ void capture(ThreadSlot& thread, uint8_t state, void* ucontext) {
   }
   SampleSlot& slot = *claim.slot;
   slot.time_ns = time_ns;
-  slot.thread = thread.id;
+  slot.thread = vthread != 0 ? vthread : thread.id;
+  slot.carrier = vthread != 0 ? thread.id : 0;
   slot.annotation = thread.annotation.load(std::memory_order_relaxed);
   slot.state = state;
   slot.weight = weight;

@@ -150,10 +150,12 @@ void WriterThread::writeStack(JNIEnv* jni, const SampleSlot& slot) {
   // A full walk may have been cut: say so where the missing (outer) frames would be.
   if (slot.count == kMaxFrames) frames_.push_back({methods_.truncatedId(), -1});
   const uint32_t stack = in_.writer->internStack(frames_.data(), frames_.size());
-  last_stack_[slot.thread] = stack;
+  // Only platform threads are repeated; virtual ones, maybe millions, are not remembered.
+  if (slot.carrier == 0) last_stack_[slot.thread] = stack;
   ensureAnnotation(slot.annotation);
   in_.writer->writeSample(
-      {slot.time_ns, slot.thread, stack, static_cast<format::ThreadState>(slot.state), slot.weight, slot.annotation});
+      {slot.time_ns, slot.thread, stack, static_cast<format::ThreadState>(slot.state), slot.weight, slot.annotation,
+       slot.carrier});
 }
 
 format::Frame WriterThread::frameOf(JNIEnv* jni, const RawFrame& raw) {

@@ -55,6 +55,7 @@ class Loader final : public format::RecordVisitor {
     if (info.names.size() > ThreadInfo::kMaxNames) info.names.erase(info.names.begin());
     info.os_tid = t.os_tid;
     info.java_id = t.java_id;
+    info.is_virtual = t.is_virtual;
   }
   void annotation(const format::AnnotationRecord& a) override {
     if (!accept(a.id)) return;
@@ -73,6 +74,13 @@ class Loader final : public format::RecordVisitor {
     }
     // Like a missing stack, a missing annotation leaves the sample in, unannotated.
     const uint32_t annotation = s.annotation < rec_.annotations.size() ? s.annotation : 0;
+    // A virtual thread's carrier: kept per thread (a few), not per sample.
+    if (s.carrier != 0 && s.carrier != s.thread && accept(s.carrier)) {
+      slot(rec_.threads, s.carrier);
+      std::vector<uint32_t>& carriers = rec_.threads[s.thread].carriers;
+      if (carriers.size() < ThreadInfo::kMaxCarriers && std::find(carriers.begin(), carriers.end(), s.carrier) == carriers.end())
+        carriers.push_back(s.carrier);
+    }
     out_of_order_ |= !rec_.samples.empty() && s.time_ns < rec_.samples.back().time_ns;
     rec_.samples.push_back({s.time_ns, s.thread, stack, s.state, std::min(s.weight, Sample::kMaxWeight), annotation});
   }

@@ -127,6 +127,8 @@ Command addReportCommand(CLI::App& parent) {
       "  callers       back-traces of the selected methods: 'methods[pkg.A.run]/callers'\n"
       "  states        samples per thread state\n"
       "  users, sessions, requests, applications, components   samples per annotation value\n"
+      "  vthreads      virtual threads (JDK 21+): how many, on how many carriers, their states and\n"
+      "                hottest stacks\n"
       "  status        every status report: process and machine CPU load, GC count and time, heap\n"
       "                used and committed, live threads (process-wide: only time narrows it)\n"
       "In a resource name every element but the last narrows the samples: methods[a,b] keeps samples\n"

@@ -4,11 +4,13 @@
 #include "analysis/method_stats.h"
 #include "analysis/status_series.h"
 #include "analysis/thread_stats.h"
+#include "analysis/vthread_stats.h"
 #include "cli/command.h"
 #include "export/json_report.h"
 #include "export/navigation_report.h"
 #include "export/status_report.h"
 #include "export/text_report.h"
+#include "export/vthreads_report.h"
 
 namespace stackscope::cli {
 
@@ -51,6 +53,12 @@ void writeView(std::ostream& out, const analysis::Recording& rec, const analysis
       const auto stats = analysis::computeThreadStats(rec, keep);
       if (json) exporting::writeJson(out, exporting::threadsJson(rec, stats, options));
       else exporting::writeThreadsText(out, rec, stats, options);
+      return;
+    }
+    case ResourceType::VThreads: {
+      const auto stats = analysis::computeVirtualThreadStats(rec, keep);
+      if (json) exporting::writeJson(out, exporting::virtualThreadsJson(rec, stats, options));
+      else exporting::writeVirtualThreadsText(out, rec, stats, options);
       return;
     }
     case ResourceType::Callers: {

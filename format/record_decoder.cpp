@@ -74,6 +74,7 @@ bool decodeBody(RecordType type, ByteCursor& in, int64_t& time, RecordVisitor& v
       r.name = in.bytes();
       r.os_tid = in.signedVarint();
       r.java_id = in.signedVarint();
+      if (!in.atEnd()) r.is_virtual = (in.varint() & 1) != 0;  // flags
       if (in.failed()) return false;
       v.thread(r);
       return true;
@@ -87,6 +88,7 @@ bool decodeBody(RecordType type, ByteCursor& in, int64_t& time, RecordVisitor& v
       r.state = state < kThreadStateCount ? static_cast<ThreadState>(state) : ThreadState::Unknown;
       if (!in.atEnd()) r.weight = in.u32();
       if (!in.atEnd()) r.annotation = in.u32();
+      if (!in.atEnd()) r.carrier = in.u32();
       if (in.failed()) return false;
       v.sample(r);
       return true;

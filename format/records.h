@@ -122,6 +122,7 @@ struct ThreadRecord {
   std::string name;
   int64_t os_tid = 0;
   int64_t java_id = 0;  // java.lang.Thread id, 0 when unknown
+  bool is_virtual = false;  // a virtual thread (JDK 21+): its samples name their carrier
 };
 
 struct SampleRecord {
@@ -131,6 +132,7 @@ struct SampleRecord {
   ThreadState state = ThreadState::Running;
   uint32_t weight = 1;      // samples this record stands for
   uint32_t annotation = 0;  // the thread's annotation at the sample (Annotation id), 0 = none
+  uint32_t carrier = 0;     // a virtual thread's sample: the platform thread it ran on, 0 = none
 };
 
 // Who and what a thread works for. Each distinct combination is one map record; fields are

@@ -164,6 +164,7 @@ void RecordingWriter::writeThread(const ThreadRecord& thread) {
   putBytes(scratch_, thread.name);
   putSigned(scratch_, thread.os_tid);
   putSigned(scratch_, thread.java_id);
+  if (thread.is_virtual) putVarint(scratch_, 1);  // optional flags: bit 0 virtual
   endRecord(map_, RecordType::Thread, scratch_);
 }
 
@@ -181,8 +182,9 @@ void RecordingWriter::writeSample(const SampleRecord& sample) {
   putVarint(scratch_, sample.stack);
   putVarint(scratch_, static_cast<uint8_t>(sample.state));
   // Optional trailing fields, written only when they differ from their defaults.
-  if (sample.weight != 1 || sample.annotation != 0) putVarint(scratch_, sample.weight);
-  if (sample.annotation != 0) putVarint(scratch_, sample.annotation);
+  if (sample.weight != 1 || sample.annotation != 0 || sample.carrier != 0) putVarint(scratch_, sample.weight);
+  if (sample.annotation != 0 || sample.carrier != 0) putVarint(scratch_, sample.annotation);
+  if (sample.carrier != 0) putVarint(scratch_, sample.carrier);
   endRecord(events_, RecordType::Sample, scratch_);
   samples_ += sample.weight;
   if (events_.raw.size() >= kMaxChunkRawBytes) flush();
