@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "analysis/load.h"
+#include "analysis/selection_notes.h"
 #include "analysis/view_cache.h"
 #include "cli/command.h"
 #include "cli/report_views.h"
