@@ -29,6 +29,7 @@ void setCurrentThreadSlot(ThreadSlot* slot) {
 void ThreadRegistry::insertLocked(ThreadSlot* slot, MetaEvent&& start) {
   meta_.push(std::move(start));
   slots_[slot->id] = slot;
+  ++generation_;
   if (slot->foreign) foreign_.push_back(slot);
 }
 
@@ -73,6 +74,7 @@ ThreadSlot* ThreadRegistry::remove(uint32_t id) {
   if (it == slots_.end()) return nullptr;
   ThreadSlot* slot = it->second;
   slots_.erase(it);
+  ++generation_;
   stopThreadTimer(*slot);
   return slot;
 }
@@ -84,6 +86,7 @@ ThreadSlot* ThreadRegistry::removeForeign(JNIEnv* jni, jthread thread) {
     if (!jni->IsSameObject(slot->thread_ref, thread)) continue;
     foreign_.erase(it);
     slots_.erase(slot->id);
+    ++generation_;
     return slot;
   }
   return nullptr;
@@ -92,6 +95,7 @@ ThreadSlot* ThreadRegistry::removeForeign(JNIEnv* jni, jthread thread) {
 void ThreadRegistry::removeAllForeign(std::vector<ThreadSlot*>& out) {
   std::lock_guard<std::mutex> lock(mutex_);
   for (ThreadSlot* slot : foreign_) slots_.erase(slot->id);
+  ++generation_;
   out = std::move(foreign_);
   foreign_.clear();
 }

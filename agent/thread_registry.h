@@ -69,6 +69,9 @@ struct ThreadSlot {
   uint32_t idle_period = 1;     // ticks between looks at an idle thread (idle_backoff.h)
   uint64_t next_look_tick = 0;
   uint32_t owed_ticks = 0;      // ticks since the last sample that no look covered yet
+  uint64_t last_look_tick = 0;  // the sampler's tick of its last look (owed: the ticks since)
+  uint64_t last_rename_tick = 0;
+  bool scheduled = false;       // the sampler knows the thread (last_look_tick is meaningful)
 
   // Callbacks and the wall sampler's rename check (registry mutex).
   jthread thread_ref = nullptr;  // JNI global reference
@@ -114,6 +117,17 @@ class ThreadRegistry {
   void close();
   size_t size();
 
+  // Runs fn(generation, slots) with the mutex held; the generation changes whenever a slot
+  // comes or goes, so a caller can keep its own list of the slots until it does.
+  template <typename Fn>
+  void withSlotsLocked(Fn&& fn) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    fn(generation_, slots_);
+  }
+
+  // The wall sampler's current tick, for the ticks a thread that ends was owed.
+  std::atomic<uint64_t> wall_tick{0};
+
   // Runs fn(ThreadSlot&) for every live thread with the mutex held, so no slot can be
   // removed (nor its thread signalled after its end) meanwhile.
   template <typename Fn>
@@ -131,6 +145,7 @@ class ThreadRegistry {
   std::unordered_map<uint32_t, ThreadSlot*> slots_;
   std::vector<ThreadSlot*> foreign_;  // the foreign ones among slots_ (a few JVM threads)
   bool closed_ = false;
+  uint64_t generation_ = 0;
   std::atomic<uint32_t> next_id_{1};
 };
 

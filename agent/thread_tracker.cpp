@@ -251,7 +251,10 @@ void ThreadTracker::onEnd(JNIEnv* jni, jthread thread) {
   }
   if (!slot) return;
   // Ticks the wall sampler owed an idle thread (idle_backoff.h) that no look will pay now.
-  if (slot->owed_ticks > 0) lost_.add(format::LostReason::ThreadExiting, slot->owed_ticks);
+  if (slot->scheduled) {
+    const uint64_t since_look = registry_.wall_tick.load(std::memory_order_relaxed) - slot->last_look_tick;
+    if (const uint64_t owed = slot->owed_ticks + since_look) lost_.add(format::LostReason::ThreadExiting, owed);
+  }
 
   MetaEvent event;
   event.kind = MetaEvent::Kind::ThreadEnd;

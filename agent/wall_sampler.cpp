@@ -39,7 +39,7 @@ void WallSampler::run(void* self_ptr, JNIEnv* jni, AgentThread& thread) {
       // ticks skipped are owed to every thread, as the ticks between two looks at an idle
       // thread are (settleOwed, repeatIdle).
       const int64_t missed = (now - next) / self.interval_ns_ + 1;
-      self.oweMissedTicks(static_cast<uint64_t>(missed));
+      self.tick_ += static_cast<uint64_t>(missed);
       next += missed * self.interval_ns_;
     }
   }
@@ -50,15 +50,51 @@ void WallSampler::tick(JNIEnv* jni) {
   const int64_t time_ns = monotonicNs() - start_ns_;
   const pid_t pid = getpid();
   ++tick_;
+  registry_.wall_tick.store(tick_, std::memory_order_relaxed);
   repeats_.clear();
   // The registry mutex is held across each signal: ThreadEnd cannot remove a thread (and
   // its tid be reused) between our look at it and the tgkill.
-  registry_.forEachLocked([&](ThreadSlot& slot) {
-    sampleThread(slot, pid, time_ns);
-    // Each thread's name about once a second, spread over the ticks.
-    if ((slot.id + tick_) % rename_period_ == 0) tracker_.noticeRename(jni, slot);
+  registry_.withSlotsLocked([&](uint64_t generation, const auto& slots) {
+    if (generation != schedule_generation_) reschedule(slots);
+    schedule_generation_ = generation;
+    // A thread not due is not even touched: its next look is in this compact array.
+    for (Scheduled& entry : schedule_) {
+      if (entry.next_look > tick_) continue;
+      ThreadSlot& slot = *entry.slot;
+      sampleThread(slot, pid, time_ns);
+      entry.next_look = slot.next_look_tick;
+      // Each thread's name about once a second.
+      if (tick_ - slot.last_rename_tick >= rename_period_) {
+        slot.last_rename_tick = tick_;
+        tracker_.noticeRename(jni, slot);
+      }
+    }
   });
   pushRepeats(time_ns);
+}
+
+void WallSampler::reschedule(const std::unordered_map<uint32_t, ThreadSlot*>& slots) {
+  schedule_.clear();
+  for (const auto& [id, slot] : slots) {
+    if (!slot->scheduled) {
+      slot->scheduled = true;
+      slot->last_look_tick = tick_ - 1;  // nothing owed from before it was known
+      slot->last_rename_tick = tick_ - id % rename_period_;  // spread over the ticks
+    }
+    schedule_.push_back({slot->next_look_tick, slot});
+  }
+}
+
+void WallSampler::oweSkippedTicks(ThreadSlot& slot) {
+  // Ticks since the last look that no look covered: skipped by the back-off, or missed by
+  // a late sampler. Beyond a second's worth a stack says little about the ticks it would
+  // stand for: those are lost.
+  const uint64_t gap = tick_ - slot.last_look_tick - 1;
+  slot.last_look_tick = tick_;
+  const uint64_t room = max_pending_weight_ > slot.owed_ticks ? max_pending_weight_ - slot.owed_ticks : 0;
+  const uint64_t owed = std::min(gap, room);
+  slot.owed_ticks += static_cast<uint32_t>(owed);
+  if (gap > owed) lost_.add(format::LostReason::TimerOverrun, gap - owed);
 }
 
 bool WallSampler::liveState(const ThreadSlot& slot, uint8_t& state) {
@@ -73,13 +109,13 @@ bool WallSampler::liveState(const ThreadSlot& slot, uint8_t& state) {
 }
 
 void WallSampler::sampleThread(ThreadSlot& slot, pid_t pid, int64_t time_ns) {
-  // Left out by the annotation filter: no signal, no stack walk, not even a clock read.
-  if (slot.excluded.load(std::memory_order_relaxed)) return;
-  // Idle for a while: looked at later, this tick is owed to its next sample.
-  if (tick_ < slot.next_look_tick) {
-    ++slot.owed_ticks;
+  // Left out by the annotation filter: no signal, no stack walk, not even a clock read; and
+  // not due, so nothing owed.
+  if (slot.excluded.load(std::memory_order_relaxed)) {
+    slot.last_look_tick = tick_;
     return;
   }
+  oweSkippedTicks(slot);
   if (slot.foreign) {
     sampleForeign(slot, time_ns);
     return;
@@ -165,18 +201,6 @@ void WallSampler::repeatIdle(ThreadSlot& slot, uint8_t state) {
   slot.next_look_tick = nextLookTick(tick_, slot.idle_period, slot.id);
 }
 
-void WallSampler::oweMissedTicks(uint64_t missed) {
-  registry_.forEachLocked([&](ThreadSlot& slot) {
-    // Threads the filter leaves out were not due.
-    if (slot.excluded.load(std::memory_order_relaxed)) return;
-    // Beyond a second's worth a stack says little about the ticks it would stand for.
-    const uint64_t room = max_pending_weight_ > slot.owed_ticks ? max_pending_weight_ - slot.owed_ticks : 0;
-    const uint64_t owed = std::min(missed, room);
-    slot.owed_ticks += static_cast<uint32_t>(owed);
-    if (missed > owed) lost_.add(format::LostReason::TimerOverrun, missed - owed);
-  });
-}
-
 void WallSampler::settleOwed(ThreadSlot& slot) {
   if (slot.owed_ticks > 0) {
     // Without a stack of the thread's there is nothing to repeat.
@@ -194,7 +218,12 @@ void WallSampler::settleOwed(ThreadSlot& slot) {
 void WallSampler::flushOwed() {
   repeats_.clear();
   registry_.forEachLocked([&](ThreadSlot& slot) {
-    if (slot.owed_ticks > 0 && slot.has_stack.load(std::memory_order_acquire)) {
+    if (!slot.scheduled || slot.excluded.load(std::memory_order_relaxed)) return;
+    if (slot.last_look_tick < tick_) {
+      oweSkippedTicks(slot);
+      ++slot.owed_ticks;  // the last tick, which no look covered either
+    }
+    if (slot.has_stack.load(std::memory_order_acquire)) {
       repeat(slot, slot.last_state, slot.owed_ticks);
     }
     slot.owed_ticks = 0;

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "agent/agent_thread.h"
@@ -59,9 +60,11 @@ class WallSampler {
   void settleOwed(ThreadSlot& slot);
   // At the end: the owed ticks of every thread, as repeats.
   void flushOwed();
-  // Ticks the sampler missed (it ran late): owed to every thread, up to a second's worth;
-  // beyond, lost (timer_overrun).
-  void oweMissedTicks(uint64_t missed);
+  // Adds the ticks since the thread's last look to its owed ones (up to a second's worth;
+  // beyond, lost as timer_overrun), and makes this tick its last look.
+  void oweSkippedTicks(ThreadSlot& slot);
+  // Rebuilds schedule_ from the registry's slots (which changed).
+  void reschedule(const std::unordered_map<uint32_t, ThreadSlot*>& slots);
   // Queues the foreign thread's stack, read through JVMTI.
   void captureForeign(ThreadSlot& slot, uint8_t state, int64_t time_ns);
   // The thread's state (format::ThreadState) if it is alive.
@@ -81,7 +84,13 @@ class WallSampler {
   const uint32_t max_idle_period_;
   const uint32_t rename_period_;  // ticks between two looks at one thread's name
   AgentThread thread_;
-  uint64_t tick_ = 0;
+  uint64_t tick_ = 0;  // ticks due so far (a late sampler skips some: owed, see oweSkippedTicks)
+  struct Scheduled {
+    uint64_t next_look;  // copy of slot->next_look_tick, so threads not due are not touched
+    ThreadSlot* slot;
+  };
+  std::vector<Scheduled> schedule_;
+  uint64_t schedule_generation_ = UINT64_MAX;
   std::vector<jvmtiFrameInfo> frames_;  // a foreign thread's stack, before it goes to the ring
   std::vector<RepeatEntry> repeats_;  // this tick's idle threads
 };

@@ -105,7 +105,13 @@ class Condition : public Node {
 
   bool matchThread(uint32_t thread) const {
     if (field_ == WhereField::Tid) return value_ == std::to_string(thread);
-    return glob(value_, threadName(recording_, thread));
+    if (glob(value_, threadName(recording_, thread))) return true;
+    // A renamed thread answers to every name it had: 'thread=main' still finds the launcher's
+    // thread once it is DestroyJavaVM.
+    if (thread >= recording_.threads.size()) return false;
+    for (const std::string& name : recording_.threads[thread].names)
+      if (glob(value_, name)) return true;
+    return false;
   }
 
   // An unset field matches no value: "user=*" keeps the samples of annotated users only.

@@ -39,6 +39,16 @@ std::vector<bool> keeps(const Recording& r, const std::string& where) {
   return out;
 }
 
+TEST(WhereFilter, ARenamedThreadAnswersToEveryNameItHad) {
+  Recording r = makeRecording();
+  r.threads[1].name = "DestroyJavaVM";  // the launcher's thread after main() returned
+  r.threads[1].names = {"main", "DestroyJavaVM"};
+  using V = std::vector<bool>;
+  EXPECT_EQ(keeps(r, "thread=main"), (V{true, false}));
+  EXPECT_EQ(keeps(r, "thread=Destroy*"), (V{true, false}));
+  EXPECT_EQ(keeps(r, "thread!=main"), (V{false, true}));
+}
+
 TEST(WhereFilter, EachFieldSelectsTheRightSamples) {
   const Recording r = makeRecording();
   using V = std::vector<bool>;
