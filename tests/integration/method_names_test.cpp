@@ -1,6 +1,9 @@
 // Names a user can read and select, on a real JVM: two overloads of one name split the CPU
 // time 70/30 (Overloads.java measures it), inside a lambda whose class name carries an
 // address that changes from run to run.
+#include <set>
+#include <sstream>
+
 #include "harness.h"
 
 namespace it {
@@ -17,10 +20,16 @@ class MethodNames : public RecordingTest {
     ASSERT_EQ(rec.exit_code, 0) << rec.err;
     cpu_ = truth(rec.out);
     ASSERT_EQ(cpu_.size(), 2u) << rec.out;
+    std::istringstream lines(rec.out);
+    std::string word, name;
+    int line = 0;
+    while (lines >> word >> name >> line)
+      if (word == "callsite") call_lines_[name] = line;
   }
   // The CPU-time share of work(int), in percent, as the workload measured it.
   double intShare() const { return 100 * cpu_.at("work(int)") / (cpu_.at("work(int)") + cpu_.at("work(String)")); }
   std::map<std::string, double> cpu_;
+  std::map<std::string, int> call_lines_;  // overload -> the line that calls it, from StackWalker
 };
 
 TEST_F(MethodNames, OverloadsAreTwoRowsSelectedByTheirParameters) {
@@ -75,6 +84,25 @@ TEST_F(MethodNames, TheTreeNeverCountsAnOverloadAsRecursion) {
     EXPECT_EQ(node.at("rl"), 0) << node.dump();
   }
   EXPECT_GE(work_nodes, 2u) << tree.dump(1);
+}
+
+// --lines: the lambda's node splits by the line it is on, and each line's child is the
+// overload that line calls (the lines as the JVM's own StackWalker reported them).
+TEST_F(MethodNames, LinesAreTheCallSitesTheJvmReports) {
+  ASSERT_EQ(call_lines_.size(), 2u);
+  const json tree = report(file("overloads.ssr"), {"--view", "tree", "--lines"});
+  std::map<int, const json*> by_id;
+  for (const json& node : tree.at("nodes")) by_id[node.at("id").get<int>()] = &node;
+  std::set<std::string> checked;  // a node per line of work itself: the first call also asks for its caller
+  for (const json& node : tree.at("nodes")) {
+    if (node.at("method") != kMain + ".work" || node.at("parent").is_null()) continue;
+    const json& caller = *by_id.at(node.at("parent").get<int>());
+    ASSERT_EQ(caller.at("method"), kMain + ".lambda$main$0") << caller.dump();
+    const std::string overload = node.at("params") == "(int)" ? "work(int)" : "work(String)";
+    EXPECT_EQ(caller.at("line"), call_lines_.at(overload)) << overload;
+    checked.insert(overload);
+  }
+  EXPECT_EQ(checked.size(), 2u) << tree.dump(1);
 }
 
 }  // namespace

@@ -5,7 +5,7 @@ package io.stackscope.workloads;
  * work(String), in rounds of 70 + 30 ms of CPU time, for about 3 s of CPU in all (args[0]
  * overrides, in ms). The rounds run inside a lambda, so the stacks carry a lambda class whose
  * name holds a run-specific address. Prints "truth NAME NANOS" per overload: the CPU time
- * measured around its calls.
+ * measured around its calls, and "callsite NAME LINE": the line that calls it.
  */
 public final class Overloads {
     private static final long MS = 1_000_000L;
@@ -35,8 +35,26 @@ public final class Overloads {
         rounds.run();
         System.out.println("truth work(int) " + spent[0]);
         System.out.println("truth work(String) " + spent[1]);
+        System.out.println("callsite work(int) " + intCallLine);
+        System.out.println("callsite work(String) " + stringCallLine);
     }
 
-    static long work(int seed) { return Cpu.mix(seed, budgetNs); }
-    static long work(String seed) { return Cpu.shuffle(seed.length(), budgetNs); }
+    /** The source lines that call each overload, as the JVM itself reports them. */
+    private static int intCallLine, stringCallLine;
+
+    static long work(int seed) {
+        if (intCallLine == 0) intCallLine = callerLine();
+        return Cpu.mix(seed, budgetNs);
+    }
+
+    static long work(String seed) {
+        if (stringCallLine == 0) stringCallLine = callerLine();
+        return Cpu.shuffle(seed.length(), budgetNs);
+    }
+
+    /** The line of the call to the method that calls this one. */
+    private static int callerLine() {
+        return StackWalker.getInstance().walk(frames -> frames.skip(2).findFirst())
+                .map(StackWalker.StackFrame::getLineNumber).orElse(-1);
+    }
 }
