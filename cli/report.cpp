@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "analysis/load.h"
+#include "analysis/names.h"
 #include "analysis/selection_notes.h"
 #include "analysis/view_cache.h"
 #include "cli/command.h"
@@ -74,6 +75,11 @@ std::string render(const ReportArgs& args, const analysis::Selection& selection,
   options.lines = args.lines;
   options.kinds = args.kinds;
   options.unmatched = analysis::unmatchedMethodPatterns(selection, recording);
+  // A name that matches no method at all explains an empty view best: it comes first.
+  const analysis::MethodNames names(recording);
+  for (auto it = options.unmatched.rbegin(); it != options.unmatched.rend(); ++it)
+    options.notes.insert(options.notes.begin(), analysis::unmatchedPatternNote(names, *it));
+  notes = options.notes;
   options.bytes_read = recording.bytes_read;
   options.file_size = recording.file_size;
   std::ostringstream out;
