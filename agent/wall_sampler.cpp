@@ -97,13 +97,15 @@ void WallSampler::oweSkippedTicks(ThreadSlot& slot) {
   if (gap > owed) lost_.add(format::LostReason::TimerOverrun, gap - owed);
 }
 
-bool WallSampler::liveState(const ThreadSlot& slot, uint8_t& state) {
+bool WallSampler::liveState(const ThreadSlot& slot, int64_t cpu, uint8_t& state) {
   jint bits = 0;
   if (jvmti_->GetThreadState(slot.thread_ref, &bits) != JVMTI_ERROR_NONE || !(bits & JVMTI_THREAD_STATE_ALIVE)) {
     return false;
   }
-  // Only a thread JVMTI calls runnable in Java code pays for the kernel's word (a file read).
-  const char os_state = slot.tid != 0 && needsSchedulerState(bits) ? osSchedulerState(slot.tid) : 0;
+  // Only a thread JVMTI calls runnable in Java code pays for the kernel's word (a file read),
+  // and not one that used half an interval of CPU since its last look: that one runs.
+  const bool busy = cpu >= 0 && slot.last_seen_cpu >= 0 && cpu - slot.last_seen_cpu >= interval_ns_ / 2;
+  const char os_state = slot.tid != 0 && !busy && needsSchedulerState(bits) ? osSchedulerState(slot.tid) : 0;
   state = static_cast<uint8_t>(threadStateFromJvmti(bits, os_state));
   return true;
 }
@@ -139,7 +141,7 @@ void WallSampler::sampleThread(ThreadSlot& slot, pid_t pid, int64_t time_ns) {
   }
   settleOwed(slot);
   uint8_t state = 0;
-  if (!liveState(slot, state)) {
+  if (!liveState(slot, cpu, state)) {
     lost_.add(format::LostReason::ThreadExiting);
     return;
   }
@@ -182,7 +184,7 @@ void WallSampler::sampleForeign(ThreadSlot& slot, int64_t time_ns) {
   uint8_t state = 0;
   // A thread that ended is due no sample: its ThreadEnd removes the slot, or already ran
   // (it ended while VMInit listed the threads) and the slot just stays idle.
-  if (!liveState(slot, state)) return;
+  if (!liveState(slot, cpu, state)) return;
   slot.last_seen_cpu = cpu;
   slot.last_state = state;
   // Without a tid there is no CPU clock: a stack captured in the same idle state is taken as

@@ -67,8 +67,9 @@ class WallSampler {
   void reschedule(const std::unordered_map<uint32_t, ThreadSlot*>& slots);
   // Queues the foreign thread's stack, read through JVMTI.
   void captureForeign(ThreadSlot& slot, uint8_t state, int64_t time_ns);
-  // The thread's state (format::ThreadState) if it is alive.
-  bool liveState(const ThreadSlot& slot, uint8_t& state);
+  // The thread's state (format::ThreadState) if it is alive; `cpu` its CPU clock now (-1
+  // unknown), compared with the one at the last look.
+  bool liveState(const ThreadSlot& slot, int64_t cpu, uint8_t& state);
   // Queues a repeat of the thread's last stack, unless the filter now leaves it out.
   void repeat(ThreadSlot& slot, uint8_t state, uint32_t weight);
   void pushRepeats(int64_t time_ns);

@@ -42,6 +42,13 @@ TEST_F(WallTruth, EachThreadInItsOwnState) {
     EXPECT_GE(samples, 1000) << t.dump();
     EXPECT_GE(state(t, want), 0.9 * samples) << name << ": " << t.dump();
   }
+  // All four live through the same interval. The idle ones are looked at ever less often
+  // (every 64 ms at most) and their samples weigh the ticks between looks: the weights must
+  // add up to as many samples as the thread signalled every tick.
+  const double spinner = thread("spinner").at("samples").get<double>();
+  for (const char* name : {"parked", "waiter", "sleeper"}) {
+    EXPECT_NEAR(thread(name).at("samples").get<double>(), spinner, 0.1 * spinner) << name;
+  }
 }
 
 TEST_F(WallTruth, IdleJvmThreadsAreNotRunning) {
