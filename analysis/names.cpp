@@ -119,7 +119,10 @@ std::string normaliseClassName(std::string_view raw) {
     name.resize(cut);
   // Counters in the order the JVM happened to spin the classes.
   if (cutCounter(name, "$$Lambda$")) name.pop_back();  // JDK 17: Foo$$Lambda$20 -> Foo$$Lambda
-  cutCounter(name, "$Proxy");
+  // java.lang.reflect.Proxy's classes are named "$ProxyN" in their package; a nested class
+  // Outer$Proxy1 is somebody's own name.
+  if (const size_t proxy = name.rfind("$Proxy"); proxy != std::string::npos && (proxy == 0 || name[proxy - 1] == '.'))
+    cutCounter(name, "$Proxy");
   for (std::string_view accessor : {"GeneratedMethodAccessor", "GeneratedConstructorAccessor",
                                     "GeneratedSerializationConstructorAccessor"})
     cutCounter(name, accessor);

@@ -33,6 +33,8 @@ TEST(NormaliseClassName, TakesRunSpecificCountersAndAddressesOut) {
   EXPECT_EQ(normaliseClassName("app.Main.0xcafe.Real"), "app.Main.0xcafe.Real");
   EXPECT_EQ(normaliseClassName("app.Hex.0xnothex"), "app.Hex.0xnothex");
   EXPECT_EQ(normaliseClassName("app.$Proxy"), "app.$Proxy");
+  EXPECT_EQ(normaliseClassName("$Proxy3"), "$Proxy");
+  EXPECT_EQ(normaliseClassName("app.Outer$Proxy1"), "app.Outer$Proxy1");
   EXPECT_EQ(normaliseClassName("app.Main$$Lambda$x"), "app.Main$$Lambda$x");
   EXPECT_EQ(normaliseClassName(""), "");
 }
