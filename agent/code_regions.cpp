@@ -1,8 +1,28 @@
 #include "agent/code_regions.h"
 
+#include <cctype>
 #include <cstring>
+#include <string>
 
 namespace stackscope::agent {
+
+namespace {
+
+// HotSpot names each adapter "I2C/C2I adapters(0xbbbebebe)": the suffix is a fingerprint of
+// the method signature it adapts, noise to a reader that would split one kind of code into
+// dozens of rows. A trailing "(0x<hex>)" is dropped.
+std::string withoutFingerprint(const char* name) {
+  std::string text = name ? name : "unnamed";
+  const size_t open = text.rfind("(0x");
+  if (open == std::string::npos || open == 0 || text.back() != ')') return text;
+  for (size_t i = open + 3; i + 1 < text.size(); ++i) {
+    if (!std::isxdigit(static_cast<unsigned char>(text[i]))) return text;
+  }
+  text.erase(open);
+  return text;
+}
+
+}  // namespace
 
 CodeRegions::CodeRegions() : regions_(new Region[kCapacity]) {}
 
@@ -17,7 +37,7 @@ void CodeRegions::add(const char* name, uintptr_t start, uint64_t length) {
     dropped_.fetch_add(1, std::memory_order_relaxed);
     return;
   }
-  regions_[count] = {start, start + length, strdup(name ? name : "unnamed")};
+  regions_[count] = {start, start + length, strdup(withoutFingerprint(name).c_str())};
   count_.store(count + 1, std::memory_order_release);  // the entry is complete before it is seen
 }
 

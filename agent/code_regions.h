@@ -26,8 +26,9 @@ class CodeRegions {
   CodeRegions(const CodeRegions&) = delete;
   CodeRegions& operator=(const CodeRegions&) = delete;
 
-  // Records [start, start + length) under `name` (copied). A region already known (JVMTI's
-  // GenerateEvents replays them) or an empty one is ignored.
+  // Records [start, start + length) under `name` (copied, without an adapter's signature
+  // fingerprint "(0x…)"). A region already known (JVMTI's GenerateEvents replays them) or an
+  // empty one is ignored.
   void add(const char* name, uintptr_t start, uint64_t length);
 
   // The index of the region holding pc, or -1. Async-signal-safe.

@@ -32,6 +32,18 @@ TEST(CodeRegions, IgnoresRepeatsEmptyAndWrappingRegions) {
   EXPECT_EQ(regions.find(0x3000), -1);
 }
 
+TEST(CodeRegions, AnAdaptersFingerprintIsLeftOutOfItsName) {
+  CodeRegions regions;
+  regions.add("I2C/C2I adapters(0xbbbebebe)", 0x1000, 16);
+  regions.add("I2C/C2I adapters(0xbbbeaaaa)", 0x2000, 16);
+  regions.add("odd(0xnothex)", 0x3000, 16);
+  regions.add("(0x12)", 0x4000, 16);
+  EXPECT_STREQ(regions.name(regions.find(0x1000)), "I2C/C2I adapters");
+  EXPECT_STREQ(regions.name(regions.find(0x2000)), "I2C/C2I adapters");
+  EXPECT_STREQ(regions.name(regions.find(0x3000)), "odd(0xnothex)");
+  EXPECT_STREQ(regions.name(regions.find(0x4000)), "(0x12)");
+}
+
 TEST(CodeRegions, AnUnknownIndexHasAName) {
   CodeRegions regions;
   EXPECT_STREQ(regions.name(-1), "unknown");
