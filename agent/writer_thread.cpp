@@ -143,12 +143,22 @@ void WriterThread::drainRing(JNIEnv* jni) {
 
 void WriterThread::writeStack(JNIEnv* jni, const SampleSlot& slot) {
   ensureThreadRecord(slot.thread);
-  frames_.resize(slot.count);
-  for (uint16_t i = 0; i < slot.count; ++i) {
+  // A virtual thread's stack ends where its carrier's begins (carrier_frames.h).
+  uint16_t count = slot.count;
+  if (slot.carrier != 0) {
+    for (uint16_t i = 0; i < slot.count; ++i) {
+      if (slot.frames[i].bci != kStubFrameBci && carrier_frames_.isContinuation(jni, slot.frames[i].method)) {
+        count = i;
+        break;
+      }
+    }
+  }
+  frames_.resize(count);
+  for (uint16_t i = 0; i < count; ++i) {
     frames_[i] = frameOf(jni, slot.frames[i]);
   }
   // A full walk may have been cut: say so where the missing (outer) frames would be.
-  if (slot.count == kMaxFrames) frames_.push_back({methods_.truncatedId(), -1});
+  if (count == kMaxFrames) frames_.push_back({methods_.truncatedId(), -1});
   const uint32_t stack = in_.writer->internStack(frames_.data(), frames_.size());
   // Only platform threads are repeated; virtual ones, maybe millions, are not remembered.
   if (slot.carrier == 0) last_stack_[slot.thread] = stack;

@@ -14,6 +14,7 @@
 
 #include "agent/agent_thread.h"
 #include "agent/annotation_table.h"
+#include "agent/carrier_frames.h"
 #include "agent/code_regions.h"
 #include "agent/lost_counters.h"
 #include "agent/meta_events.h"
@@ -42,7 +43,7 @@ struct WriterInputs {
 
 class WriterThread {
  public:
-  explicit WriterThread(const WriterInputs& in) : in_(in), methods_(in.jvmti, *in.writer) {}
+  explicit WriterThread(const WriterInputs& in) : in_(in), methods_(in.jvmti, *in.writer), carrier_frames_(in.jvmti) {}
 
   bool start(JNIEnv* jni);
   bool isWriterThread(JNIEnv* jni, jthread thread) const { return thread_.is(jni, thread); }
@@ -69,6 +70,7 @@ class WriterThread {
 
   WriterInputs in_;
   MethodResolver methods_;
+  CarrierFrames carrier_frames_;
   AgentThread thread_;
   std::timed_mutex io_mutex_;  // one consumer of the ring, one user of the writer
   bool failed_ = false;

@@ -1,6 +1,8 @@
 // Virtual threads (JDK 21+, VirtualBurn workload): CPU-bound virtual threads, each mounted on
 // its carrier all along, must show as running with their own stacks (the carrier, which
 // JVMTI calls waiting meanwhile, recorded with them), and the vthreads view must group them.
+#include <algorithm>
+
 #include "harness.h"
 
 namespace it {
@@ -29,6 +31,14 @@ TEST_F(VirtualThreads, CpuBoundVirtualThreadsRunWithTheirOwnStacks) {
   EXPECT_EQ(hottest.at("frames").at(0), kWorkloads + "VirtualBurn.spin") << hottest.dump();
   EXPECT_EQ(hottest.at("threads").get<int>(), kThreads) << hottest.dump();
   EXPECT_GE(hottest.at("samples").get<double>(), 0.9 * samples) << hottest.dump();
+  // Its own stack only: it ends where the carrier's begins (below Continuation.enter).
+  for (const json& frame : hottest.at("frames")) {
+    const std::string name = frame;
+    EXPECT_EQ(name.find("jdk.internal.vm.Continuation"), std::string::npos) << hottest.dump();
+    EXPECT_EQ(name.find("java.util.concurrent.ForkJoin"), std::string::npos) << hottest.dump();
+  }
+  EXPECT_NE(std::find(hottest.at("frames").begin(), hottest.at("frames").end(), json("java.lang.VirtualThread.run")),
+            hottest.at("frames").end()) << hottest.dump();
 
   // The text view says the same.
   ProcessResult text = run({STACKSCOPE_BIN, "report", file("v.ssr"), "--view", "vthreads"});
