@@ -11,10 +11,13 @@ namespace stackscope::exporting {
 
 namespace {
 
-// The stack's frames, innermost first, as method names.
-std::vector<std::string> frameNames(const analysis::Recording& rec, uint32_t stack) {
+// The stack's frames, innermost first, named as the other views name methods (lambdas
+// without their run-to-run addresses): `display` in text (with parameters where overloads
+// need them), `name` in JSON (as the methods view's `method`).
+std::vector<std::string> frameNames(const analysis::Recording& rec, const analysis::MethodNames& methods,
+                                    uint32_t stack, std::string analysis::MethodName::*which) {
   std::vector<std::string> names;
-  for (const format::Frame& frame : rec.stack(stack)) names.push_back(analysis::methodName(rec, frame.method));
+  for (const format::Frame& frame : rec.stack(stack)) names.push_back(methods[frame.method].*which);
   return names;
 }
 
@@ -52,10 +55,12 @@ void writeVirtualThreadsText(std::ostream& out, const analysis::Recording& rec, 
   table.addColumn("Threads", TextTable::Align::Right);
   table.addColumn("Stack", TextTable::Align::Left);
   const size_t shown = options.rows(stats.stacks.size());
+  const analysis::MethodNames methods(rec);
   for (size_t i = 0; i < shown; ++i) {
     const analysis::VirtualStack& hot = stats.stacks[i];
     table.addRow({std::to_string(hot.samples), formatPercent(analysis::percent(hot.samples, stats.all_samples)),
-                  std::to_string(hot.threads), stackLabel(frameNames(rec, hot.stack))});
+                  std::to_string(hot.threads),
+                  stackLabel(frameNames(rec, methods, hot.stack, &analysis::MethodName::display))});
   }
   table.write(out);
   writeCutNote(out, shown, stats.stacks.size(), "stacks");
@@ -70,12 +75,13 @@ Json virtualThreadsJson(const analysis::Recording& rec, const analysis::VirtualT
   out["states"] = stateCounts(stats.states);
   Json stacks = Json::array();
   const size_t shown = options.rows(stats.stacks.size());
+  const analysis::MethodNames methods(rec);
   for (size_t i = 0; i < shown; ++i) {
     const analysis::VirtualStack& hot = stats.stacks[i];
     stacks.push_back({{"samples", hot.samples},
                       {"pct", jsonPercent(hot.samples, stats.all_samples)},
                       {"threads", hot.threads},
-                      {"frames", frameNames(rec, hot.stack)}});
+                      {"frames", frameNames(rec, methods, hot.stack, &analysis::MethodName::name)}});
   }
   out["stacks"] = std::move(stacks);
   return out;
