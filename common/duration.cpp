@@ -14,6 +14,8 @@ struct Unit {
 constexpr Unit kUnits[] = {{"ns", 1},          {"us", 1000},           {"ms", 1000000},
                            {"s", 1000000000LL}, {"m", 60000000000LL}, {"h", 3600000000000LL}};
 
+constexpr size_t kMaxFractionDigits = 18;
+
 // Reads digits at text[i..] into `value` (stopping before overflowing int64); returns how many.
 size_t readDigits(std::string_view text, size_t& i, int64_t& value) {
   const size_t start = i;
@@ -51,7 +53,9 @@ std::optional<int64_t> parseDuration(std::string_view text) {
     if (i < text.size() && text[i] == '.') {
       ++i;
       const size_t digits = readDigits(text, i, fraction);
-      if (digits == 0) return std::nullopt;
+      // 18 digits are finer than a nanosecond of any unit; more (even zeros) would overflow
+      // the scale below, so they are refused.
+      if (digits == 0 || digits > kMaxFractionDigits) return std::nullopt;
       for (size_t d = 0; d < digits; ++d) fraction_scale *= 10;
     }
     const Unit* unit = readUnit(text, i);

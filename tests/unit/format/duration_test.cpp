@@ -37,6 +37,9 @@ TEST(Duration, ParsesFractionsExactlyToTheNanosecond) {
 TEST(Duration, RefusesMalformedFractions) {
   for (const char* bad : {"1.s", ".5s", "1..5s", "1.5", "1.5.5s", "1.5ns", "0.0001us", "1,5s", "1.-5s"})
     EXPECT_FALSE(parseDuration(bad).has_value()) << bad;
+  // Found by fuzz_where: a fraction of 60 zeros overflowed the 128-bit scale.
+  EXPECT_FALSE(parseDuration("0." + std::string(60, '0') + "s").has_value());
+  EXPECT_EQ(parseDuration("1.000000000000000000s"), 1000000000);  // 18 digits still read
 }
 
 TEST(Duration, FormatsForPeople) {
