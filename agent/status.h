@@ -41,7 +41,9 @@ class StatusSampler {
   using AgentThreadTest = bool (*)(JNIEnv* jni, jthread thread);
 
   StatusSampler(const GcCounters& gc, const LostCounters& lost, const Options& options)
-      : gc_(gc), lost_(lost), health_(options.mode == SampleMode::Cpu, options.interval_ns) {}
+      // With a collection-time filter, CPU timers of threads it leaves out are disarmed by
+      // design: a process busy only in those is not a silent timer.
+      : gc_(gc), lost_(lost), health_(options.mode == SampleMode::Cpu && options.filter.empty(), options.interval_ns) {}
 
   // Live phase: looks up java.lang.Runtime for the heap figures, and starts the CPU clocks.
   // `is_agent_thread` tells the agent's own threads, which live thread counts leave out.
