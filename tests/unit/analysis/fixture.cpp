@@ -79,18 +79,22 @@ void method(RecordingWriter& w, uint32_t id, const char* cls, const char* name, 
 
 }  // namespace
 
+void writeTestInfo(RecordingWriter& w, const std::string& mode, int64_t status_interval_ns, int64_t pid) {
+  RecordingInfo info;
+  info.start_epoch_ns = 1714564800LL * 1000000000LL;  // 2024-05-01 12:00:00 UTC
+  info.mode = mode;
+  info.interval_ns = 10 * kMs;
+  info.status_interval_ns = status_interval_ns;
+  info.pid = pid;
+  info.jvm = "OpenJDK 64-Bit Server VM 17.0.10";
+  info.options = "event=" + mode + ",interval=10ms";
+  w.writeInfo(info);
+}
+
 void writeReferenceRecording(const std::string& path, bool finish) {
   RecordingWriter w;
   if (!w.open(path)) throw std::runtime_error(w.lastError());
-  RecordingInfo info;
-  info.start_epoch_ns = 1714564800LL * 1000000000LL;  // 2024-05-01 12:00:00 UTC
-  info.mode = "wall";
-  info.interval_ns = 10 * kMs;
-  info.status_interval_ns = 30 * kMs;
-  info.pid = 4242;
-  info.jvm = "OpenJDK 64-Bit Server VM 17.0.10";
-  info.options = "event=wall,interval=10ms";
-  w.writeInfo(info);
+  writeTestInfo(w, "wall", 30 * kMs, 4242);
   method(w, kMain, "app.Main", "main", "([Ljava/lang/String;)V");
   method(w, kA, "app.Work", "a", "()V");
   method(w, kB, "app.Work", "b", "()V");

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <string>
 
+#include "format/writer.h"
+
 namespace stackscope::testing {
 
 inline constexpr int64_t kMs = 1000000;
@@ -38,6 +40,10 @@ class TempDir {
 // 14 samples in all. Events up to 30ms are in the first event chunk, the rest in a second.
 // With finish = false the file ends after the second event chunk: no end record, no index.
 void writeReferenceRecording(const std::string& path, bool finish = true);
+
+// The RecordingInfo every hand-built recording starts with: `mode` ("cpu" or "wall") at 10ms,
+// started 2024-05-01 12:00:00 UTC by a JDK 17 with process id `pid`.
+void writeTestInfo(format::RecordingWriter& w, const std::string& mode, int64_t status_interval_ns, int64_t pid);
 
 std::string readFile(const std::string& path);
 void writeFile(const std::string& path, const std::string& content);

@@ -37,15 +37,7 @@ uint32_t stack(RecordingWriter& w, std::vector<Frame> outermost_first) {
 void writeNamesRecording(const std::string& path) {
   RecordingWriter w;
   if (!w.open(path)) throw std::runtime_error(w.lastError());
-  RecordingInfo info;
-  info.start_epoch_ns = 1714564800LL * 1000000000LL;  // 2024-05-01 12:00:00 UTC
-  info.mode = "cpu";
-  info.interval_ns = 10 * kMs;
-  info.status_interval_ns = 1000 * kMs;
-  info.pid = 4343;
-  info.jvm = "OpenJDK 64-Bit Server VM 17.0.10";
-  info.options = "event=cpu,interval=10ms";
-  w.writeInfo(info);
+  writeTestInfo(w, "cpu", 1000 * kMs, 4343);
   method(w, kMain, "app.Main", "main", "([Ljava/lang/String;)V", {{0, 10}, {1, 11}, {2, 12}, {3, 13}, {4, 14}});
   method(w, kWorkInt, "app.Main", "work", "(I)D", {{0, 20}, {5, 21}, {9, 22}});
   method(w, kWorkString, "app.Main", "work", "(Ljava/lang/String;)D", {{0, 30}, {4, 31}});
