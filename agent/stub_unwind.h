@@ -10,28 +10,13 @@
 
 #include <cstdint>
 
+#include "native/frame_pointer_walk.h"
+
 namespace stackscope::agent {
 
-// The thread's stack, [low, base): stacks grow down from base. Both 0 when unknown.
-struct StackBounds {
-  uintptr_t low = 0;
-  uintptr_t base = 0;
-};
-
-// The registers a stack walk starts from.
-struct WalkRegisters {
-  uintptr_t pc = 0;
-  uintptr_t sp = 0;
-  uintptr_t fp = 0;
-};
-
-// Whether the 8-byte word at addr lies in the part of the stack the thread has in use: at or
-// above sp (below it the stack may be unmapped, or a guard zone) and below the base. An sp
-// outside the stack (unknown bounds, a corrupt context) allows nothing.
-inline bool usedStackWord(uintptr_t addr, uintptr_t sp, const StackBounds& stack) {
-  return stack.low < stack.base && stack.base - stack.low >= 8 && stack.low <= sp && sp <= addr &&
-         addr <= stack.base - 8 && addr % 8 == 0;
-}
+using native::StackBounds;
+using native::usedStackWord;
+using native::WalkRegisters;
 
 // A stub without a frame of its own (a leaf): the return address is on top of the stack.
 template <typename Read>
