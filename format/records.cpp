@@ -12,6 +12,8 @@ const char* threadStateName(ThreadState state) {
     case ThreadState::Native: return "native";
     case ThreadState::Parked: return "parked";
     case ThreadState::Idle: return "idle";
+    case ThreadState::Safepoint: return "safepoint";
+    case ThreadState::Gc: return "gc";
     case ThreadState::Unknown: break;
   }
   return "unknown";
@@ -40,6 +42,7 @@ const char* lostReasonName(LostReason reason) {
     case LostReason::ThreadUnknown: return "thread_unknown";
     case LostReason::TimerOverrun: return "timer_overrun";
     case LostReason::NotInJava: return "not_in_java";
+    case LostReason::StoppedNoStack: return "stopped_no_stack";
   }
   return "other";
 }

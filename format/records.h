@@ -50,8 +50,10 @@ enum class ThreadState : uint8_t {
   Native = 6,        // running native code (may be blocked in a system call)
   Parked = 7,        // LockSupport.park / parkNanos (locks, queues, pools), with or without timeout
   Idle = 8,          // runnable for the JVM, asleep for the kernel (a JVM lock, a safepoint, no Java code)
+  Safepoint = 9,     // running Java code when the VM stopped every thread (a safepoint other than a GC)
+  Gc = 10,           // running Java code when the VM stopped every thread for a garbage collection
 };
-inline constexpr int kThreadStateCount = 9;
+inline constexpr int kThreadStateCount = 11;
 const char* threadStateName(ThreadState state);
 
 // Why a sample that was due was not taken. Values are stable: they are written to files.
@@ -68,8 +70,9 @@ enum class LostReason : uint8_t {
   ThreadUnknown = 10,   // the signal hit a thread the agent does not know (yet)
   TimerOverrun = 11,    // the timer fired while an earlier signal was still pending
   NotInJava = 12,       // the thread ran JVM or native code with no Java frame to walk
+  StoppedNoStack = 13,  // the VM stopped the thread (safepoint, GC) before its first stack was taken
 };
-inline constexpr int kLostReasonMax = 12;
+inline constexpr int kLostReasonMax = 13;
 const char* lostReasonName(LostReason reason);
 
 enum class NonSafepointDebug : uint8_t {
