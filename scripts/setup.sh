@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${STACKSCOPE_BUILD_DIR:-build}
 
-packages=(cmake g++ make pkg-config libzstd-dev nlohmann-json3-dev libcli11-dev libfmt-dev
+packages=(cmake g++ make pkg-config libzstd-dev libdw-dev nlohmann-json3-dev libcli11-dev libfmt-dev
           libgtest-dev libgmock-dev libbenchmark-dev openjdk-17-jdk-headless
           clang libclang-rt-14-dev)  # clang: the libFuzzer targets of tests/fuzz
 missing=()

@@ -1,0 +1,158 @@
+#include "native/symbolizer.h"
+
+#include <cxxabi.h>
+#include <elfutils/libdwfl.h>
+#include <fcntl.h>
+#include <libelf.h>
+#include <unistd.h>
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace stackscope::native {
+
+namespace {
+
+// Separate debug-info files are never looked for: libdw's standard search would scan
+// /usr/lib/debug and, with DEBUGINFOD_URLS set, download over the network, from inside the
+// profiled process. Symbols come from the module's own .symtab or .dynsym.
+int noSeparateDebugInfo(Dwfl_Module*, void**, const char*, Dwarf_Addr, const char*, const char*,
+                        GElf_Word, char**) {
+  return -1;
+}
+
+// Opens a module's file for libdw with pread-based reading. libdw's own opener maps the whole
+// file, and in the process being symbolized (the agent's own) that mapping shows in
+// /proc/self/maps under the module's name: the next read of the module list would then take
+// the module to span both copies and everything mapped between them, JIT code included.
+// Names that are not paths ("[vdso: PID]") go to libdw's opener, which reads them from memory.
+int findElfWithoutMapping(Dwfl_Module* module, void** userdata, const char* name, Dwarf_Addr base,
+                          char** file_name, Elf** elf) {
+  if (name[0] != '/') return dwfl_linux_proc_find_elf(module, userdata, name, base, file_name, elf);
+  int fd = open(name, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  *elf = elf_begin(fd, ELF_C_READ, nullptr);
+  if (*elf == nullptr) {
+    close(fd);
+    return -1;
+  }
+  *file_name = strdup(name);  // libdw owns both the name and the fd from here
+  return fd;
+}
+
+const Dwfl_Callbacks kProcessCallbacks = {
+    .find_elf = findElfWithoutMapping,
+    .find_debuginfo = noSeparateDebugInfo,
+    .section_address = nullptr,
+    .debuginfo_path = nullptr,
+};
+
+std::string basename(const char* path) {
+  const char* slash = std::strrchr(path, '/');
+  return slash ? slash + 1 : path;
+}
+
+std::string hex(uint64_t value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "0x%" PRIx64, value);
+  return text;
+}
+
+}  // namespace
+
+std::string demangle(const char* name) {
+  if (std::strncmp(name, "_Z", 2) != 0) return name;
+  int status = 0;
+  char* demangled = abi::__cxa_demangle(name, nullptr, nullptr, &status);
+  if (status != 0 || demangled == nullptr) return name;
+  std::string result = demangled;
+  std::free(demangled);
+  return result;
+}
+
+std::string display(const NativeSymbol& symbol) {
+  if (!symbol.function.empty()) return symbol.function;
+  if (!symbol.module.empty()) return symbol.module + "+" + hex(symbol.module_offset);
+  return "[unknown] " + hex(symbol.pc);
+}
+
+Symbolizer::Symbolizer(pid_t pid, std::chrono::milliseconds report_interval)
+    : pid_(pid), report_interval_(report_interval) {
+  dwfl_ = dwfl_begin(&kProcessCallbacks);
+  if (dwfl_ == nullptr) {
+    error_ = std::string("libdw: ") + dwfl_errmsg(-1);
+    return;
+  }
+  reportModules();
+}
+
+Symbolizer::~Symbolizer() {
+  if (dwfl_ != nullptr) dwfl_end(dwfl_);
+}
+
+// Reads /proc/PID/maps again. Modules already known (same file, same addresses) are kept with
+// their loaded symbol tables; new ones are added, unmapped ones dropped.
+bool Symbolizer::reportModules() {
+  last_report_ = std::chrono::steady_clock::now();
+  dwfl_report_begin(dwfl_);
+  int result = dwfl_linux_proc_report(dwfl_, pid_);
+  dwfl_report_end(dwfl_, nullptr, nullptr);
+  if (result == 0) {
+    error_.clear();
+    return true;
+  }
+  // A positive result is an errno value; -1 is a libdw error.
+  error_ = "cannot read the modules of process " + std::to_string(pid_) + ": " +
+           (result > 0 ? std::strerror(result) : dwfl_errmsg(-1));
+  return false;
+}
+
+NativeSymbol Symbolizer::lookup(uint64_t pc) const {
+  NativeSymbol symbol;
+  symbol.pc = pc;
+  Dwfl_Module* module = dwfl_addrmodule(dwfl_, pc);
+  if (module == nullptr) return symbol;
+
+  Dwarf_Addr start = 0, end = 0;
+  const char* name = dwfl_module_info(module, nullptr, &start, &end, nullptr, nullptr, nullptr, nullptr);
+  // dwfl_addrmodule may answer with the module just below an address past its end (where the
+  // dynamic loader puts the next library): that address is in no module known yet.
+  if (pc < start || pc >= end) return symbol;
+  symbol.module = basename(name ? name : "");
+  // The ELF's own addresses are pc - bias; when its file cannot be opened, the offset from
+  // where the module was mapped is the best there is.
+  GElf_Addr bias = 0;
+  symbol.module_offset = dwfl_module_getelf(module, &bias) ? pc - bias : pc - start;
+
+  GElf_Off offset = 0;
+  GElf_Sym elf_symbol;
+  const char* function = dwfl_module_addrinfo(module, pc, &offset, &elf_symbol, nullptr, nullptr, nullptr);
+  if (function != nullptr && function[0] != '\0') {
+    symbol.function = demangle(function);
+    symbol.offset = offset;
+  }
+  return symbol;
+}
+
+NativeSymbol Symbolizer::symbolize(uint64_t pc) {
+  auto cached = cache_.find(pc);
+  if (cached != cache_.end()) return cached->second;
+
+  NativeSymbol symbol;
+  if (dwfl_ != nullptr) {
+    symbol = lookup(pc);
+    if (symbol.module.empty()) {
+      // Not in the modules read last: maybe a library loaded since. The answer is kept only
+      // if the list was read fresh for it; otherwise a later call may find it.
+      if (std::chrono::steady_clock::now() - last_report_ < report_interval_) return symbol;
+      reportModules();
+      symbol = lookup(pc);
+    }
+  }
+  cache_.emplace(pc, symbol);
+  return symbol;
+}
+
+}  // namespace stackscope::native

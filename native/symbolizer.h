@@ -1,0 +1,77 @@
+// Names native code addresses of one process: function (demangled), module, offsets. Built on
+// elfutils' libdwfl, which reads the process's module list from /proc/PID/maps and each
+// module's ELF symbol table (.symtab when the file has one, as Debian's libjvm.so does, else
+// .dynsym). Separate debug-info files are not searched: no disk scans of /usr/lib/debug and
+// no debuginfod network requests from inside a profiled process.
+//
+// NOT thread-safe and NOT async-signal-safe: it allocates, opens files and takes libdw's
+// locks. The agent calls it from its writer thread only; signal handlers record raw addresses.
+//
+// Cost (measured with tests/native_programs/symbolizer_cost against a running JDK 17 JVM, see
+// the figures in the comment of symbolizer_cost.cpp): creating a Symbolizer reads the maps
+// and opens the modules' ELF files; the first address in a module loads and sorts its symbol
+// table (libjvm.so's is large); after that a distinct address costs a binary search, and an
+// address seen before a hash lookup.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+
+struct Dwfl;
+
+namespace stackscope::native {
+
+struct NativeSymbol {
+  std::string function;        // demangled when it is a C++ name; empty when unknown
+  std::string module;          // file basename ("libjvm.so", "libc.so.6"); empty when no module
+  uint64_t offset = 0;         // pc - function start (when function is known)
+  uint64_t module_offset = 0;  // pc as an address of the module's ELF file (what addr2line takes)
+  uint64_t pc = 0;
+};
+
+// "function", else "module+0xOFF" (module_offset), else "[unknown] 0xPC".
+std::string display(const NativeSymbol& symbol);
+
+// C++ symbol names demangled (abi::__cxa_demangle); any other name as it is. Only "_Z" names
+// are given to the demangler: it would read a plain "f" as the type name "float".
+std::string demangle(const char* name);
+
+class Symbolizer {
+ public:
+  // How often, at most, an address in no known module makes it read the process's module
+  // list again (a library dlopen'ed since, or JIT code: anonymous memory is never a module).
+  static constexpr std::chrono::milliseconds kDefaultReportInterval{1000};
+
+  explicit Symbolizer(pid_t pid, std::chrono::milliseconds report_interval = kDefaultReportInterval);
+  ~Symbolizer();
+  Symbolizer(const Symbolizer&) = delete;
+  Symbolizer& operator=(const Symbolizer&) = delete;
+
+  // False when the process's modules could not be read (no such process, no permission);
+  // error() says why. symbolize() then names nothing, without failing.
+  bool ok() const { return error_.empty(); }
+  const std::string& error() const { return error_; }
+
+  // For a return address, pass it minus 1: a call that ends a function returns to the first
+  // byte of the next one. Cached per pc. A pc in no module is cached only when the module list was read fresh for
+  // it, so a library mapped later is found once the rate limit allows a new read.
+  // A library unmapped and another mapped at its addresses is not noticed (cache never dropped).
+  NativeSymbol symbolize(uint64_t pc);
+
+ private:
+  bool reportModules();
+  NativeSymbol lookup(uint64_t pc) const;
+
+  pid_t pid_;
+  std::chrono::milliseconds report_interval_;
+  std::chrono::steady_clock::time_point last_report_;
+  Dwfl* dwfl_ = nullptr;
+  std::string error_;
+  std::unordered_map<uint64_t, NativeSymbol> cache_;
+};
+
+}  // namespace stackscope::native
