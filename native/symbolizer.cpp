@@ -98,7 +98,14 @@ bool Symbolizer::reportModules() {
   last_report_ = std::chrono::steady_clock::now();
   dwfl_report_begin(dwfl_);
   int result = dwfl_linux_proc_report(dwfl_, pid_);
-  dwfl_report_end(dwfl_, nullptr, nullptr);
+  // A module gone from the list takes its symbol table (whose names point into its file) along.
+  dwfl_report_end(
+      dwfl_,
+      [](Dwfl_Module* module, void*, const char*, Dwarf_Addr, void* self) -> int {
+        static_cast<Symbolizer*>(self)->tables_.erase(module);
+        return DWARF_CB_OK;
+      },
+      this);
   if (result == 0) {
     error_.clear();
     return true;
@@ -109,7 +116,31 @@ bool Symbolizer::reportModules() {
   return false;
 }
 
-NativeSymbol Symbolizer::lookup(uint64_t pc) const {
+// Every function symbol of the module's .symtab (else .dynsym) that it defines.
+const SymbolTable& Symbolizer::tableOf(Dwfl_Module* module) {
+  auto [entry, added] = tables_.try_emplace(module);
+  SymbolTable& table = entry->second;
+  if (!added) return table;
+  int count = dwfl_module_getsymtab(module);
+  for (int i = 0; i < count; i++) {
+    GElf_Sym elf_symbol;
+    GElf_Addr address = 0;
+    GElf_Word section = 0;
+    const char* name = dwfl_module_getsym_info(module, i, &elf_symbol, &address, &section, nullptr, nullptr);
+    int type = GELF_ST_TYPE(elf_symbol.st_info);
+    if (name == nullptr || name[0] == '\0' || section == SHN_UNDEF) continue;
+    if (type != STT_FUNC && type != STT_GNU_IFUNC) continue;
+    int binding = GELF_ST_BIND(elf_symbol.st_info);
+    table.add(address, elf_symbol.st_size, name,
+              binding == STB_GLOBAL ? SymbolTable::Binding::kGlobal
+              : binding == STB_WEAK ? SymbolTable::Binding::kWeak
+                                    : SymbolTable::Binding::kLocal);
+  }
+  table.finish();
+  return table;
+}
+
+NativeSymbol Symbolizer::lookup(uint64_t pc) {
   NativeSymbol symbol;
   symbol.pc = pc;
   Dwfl_Module* module = dwfl_addrmodule(dwfl_, pc);
@@ -126,12 +157,10 @@ NativeSymbol Symbolizer::lookup(uint64_t pc) const {
   GElf_Addr bias = 0;
   symbol.module_offset = dwfl_module_getelf(module, &bias) ? pc - bias : pc - start;
 
-  GElf_Off offset = 0;
-  GElf_Sym elf_symbol;
-  const char* function = dwfl_module_addrinfo(module, pc, &offset, &elf_symbol, nullptr, nullptr, nullptr);
-  if (function != nullptr && function[0] != '\0') {
-    symbol.function = demangle(function);
-    symbol.offset = offset;
+  SymbolTable::Match match = tableOf(module).find(pc);
+  if (match.name != nullptr) {
+    symbol.function = demangle(match.name);
+    symbol.offset = match.offset;
   }
   return symbol;
 }
