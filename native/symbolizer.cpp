@@ -49,7 +49,10 @@ const Dwfl_Callbacks kProcessCallbacks = {
     .debuginfo_path = nullptr,
 };
 
-std::string basename(const char* path) {
+// A file's basename; libdw calls the kernel's vDSO "[vdso: PID]", which would make the same
+// frame a different name in every run: it is "[vdso]", as in /proc/PID/maps.
+std::string moduleName(const char* path) {
+  if (std::strncmp(path, "[vdso", 5) == 0) return "[vdso]";
   const char* slash = std::strrchr(path, '/');
   return slash ? slash + 1 : path;
 }
@@ -151,7 +154,7 @@ NativeSymbol Symbolizer::lookup(uint64_t pc) {
   // dwfl_addrmodule may answer with the module just below an address past its end (where the
   // dynamic loader puts the next library): that address is in no module known yet.
   if (pc < start || pc >= end) return symbol;
-  symbol.module = basename(name ? name : "");
+  symbol.module = moduleName(name ? name : "");
   // The ELF's own addresses are pc - bias; when its file cannot be opened, the offset from
   // where the module was mapped is the best there is.
   GElf_Addr bias = 0;
