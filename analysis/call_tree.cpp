@@ -24,14 +24,15 @@ class Builder {
     walk_.push_back({0, -1, 0});
   }
 
-  void add(const Sample& sample) {
-    const uint32_t leaf = leafOf(sample.stack);
-    tree_.nodes[leaf].base += sample.weight;
-    enter(last_leaf_[sample.thread], leaf);
-    last_leaf_[sample.thread] = leaf;
+  void add(const Event& event, uint64_t value) {
+    const uint32_t leaf = leafOf(event.stack);
+    tree_.nodes[leaf].base += value;
+    enter(last_leaf_[event.thread], leaf);
+    last_leaf_[event.thread] = leaf;
   }
 
-  CallTree finish() {
+  CallTree finish(const ViewTotals& totals) {
+    tree_.totals = totals;
     auto& nodes = tree_.nodes;
     for (size_t i = 0; i < nodes.size(); ++i) {
       nodes[i].cum = nodes[i].base;
@@ -133,10 +134,10 @@ std::vector<uint32_t> CallTree::preorder() const {
   return order;
 }
 
-CallTree buildCallTree(const Recording& recording, const SamplePredicate& keep, bool lines) {
+CallTree buildCallTree(const Recording& recording, const EventScope& scope, bool lines) {
   Builder builder(recording, lines);
-  forEachSample(recording, keep, [&](const Sample& sample) { builder.add(sample); });
-  return builder.finish();
+  const ViewTotals totals = forEachEvent(recording, scope, [&](const Event& event, uint64_t value) { builder.add(event, value); });
+  return builder.finish(totals);
 }
 
 }  // namespace stackscope::analysis

@@ -4,11 +4,12 @@
 //   RL     recursion level: how many times the node's method already appears among its
 //          ancestors (0 = not recursive); an overload is another method, not recursion;
 //   Calls  observed entries: how many times the node's path is on a thread's stack in a
-//          sample after a sample of the same thread in which it was not (a thread's first
-//          sample in the view enters its whole path). Sampling cannot see a method that is
+//          event after an event of the same thread in which it was not (a thread's first
+//          event in the view enters its whole path). Sampling cannot see a method that is
 //          entered and left between two samples, nor a path that is left and entered again
 //          in between, so Calls is a lower bound of the real number of calls;
-//   Base   samples whose stack is exactly this path (the method was on top);
+//   Base   the metric's value of the events whose stack is exactly this path (the method
+//          was on top);
 //   Cum    Base plus the Base of every descendant.
 #pragma once
 
@@ -33,16 +34,15 @@ struct CallTreeNode {
 };
 
 struct CallTree {
-  // Node 0 is a virtual root above the real roots: its Cum is every sample of the view, its
-  // Base the samples that had no frames.
+  // Node 0 is a virtual root above the real roots: its Cum is the value of the whole view,
+  // its Base that of the events that had no frames.
   static constexpr uint32_t kRoot = 0;
   std::vector<CallTreeNode> nodes;
-
-  uint64_t samples() const { return nodes[kRoot].cum; }
+  ViewTotals totals;
   // The real nodes in depth-first order, hottest child first: the order of the table.
   std::vector<uint32_t> preorder() const;
 };
 
-CallTree buildCallTree(const Recording& recording, const SamplePredicate& keep = {}, bool lines = false);
+CallTree buildCallTree(const Recording& recording, const EventScope& scope, bool lines = false);
 
 }  // namespace stackscope::analysis

@@ -19,7 +19,7 @@ std::vector<uint32_t> CallersTree::preorder() const {
   return order;
 }
 
-CallersTree buildCallers(const Recording& recording, const std::vector<std::string>& focus, const SamplePredicate& keep,
+CallersTree buildCallers(const Recording& recording, const std::vector<std::string>& focus, const EventScope& scope,
                          bool lines) {
   const MethodNames names(recording);
   const FrameKeys keys(recording, names, lines);
@@ -33,8 +33,8 @@ CallersTree buildCallers(const Recording& recording, const std::vector<std::stri
   CallersTree tree;
   tree.nodes.push_back({});
   std::unordered_map<uint64_t, uint32_t> child_of;  // (parent node << 32 | frame key) -> node
-  const StackCounts counts = countSamplesByStack(recording, keep);
-  tree.view_samples = counts.total;
+  const StackValues counts = valuesByStack(recording, scope);
+  tree.totals = counts.totals;
   for (uint32_t stack = 0; stack < counts.by_stack.size(); ++stack) {
     const uint64_t n = counts.by_stack[stack];
     if (n == 0) continue;
@@ -42,7 +42,7 @@ CallersTree buildCallers(const Recording& recording, const std::vector<std::stri
     const auto first = std::find_if(frames.begin(), frames.end(), [&](const format::Frame& f) { return is_focus[f.method]; });
     if (first == frames.end()) continue;
     uint32_t node = CallersTree::kRoot;
-    tree.nodes[node].samples += n;
+    tree.nodes[node].value += n;
     for (auto it = first; it != frames.end(); ++it) {
       const uint32_t frame_key = keys.of(*it);
       const uint64_t key = (uint64_t{node} << 32) | frame_key;
@@ -53,14 +53,14 @@ CallersTree buildCallers(const Recording& recording, const std::vector<std::stri
         tree.nodes[node].children.push_back(pos->second);
       }
       node = pos->second;
-      tree.nodes[node].samples += n;
+      tree.nodes[node].value += n;
     }
     tree.nodes[node].self += n;
   }
   for (CallersNode& node : tree.nodes)
     std::sort(node.children.begin(), node.children.end(), [&](uint32_t a, uint32_t b) {
       const CallersNode &x = tree.nodes[a], &y = tree.nodes[b];
-      if (x.samples != y.samples) return x.samples > y.samples;
+      if (x.value != y.value) return x.value > y.value;
       if (names[x.method].display != names[y.method].display) return names[x.method].display < names[y.method].display;
       return x.line < y.line;
     });

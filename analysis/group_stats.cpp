@@ -7,15 +7,15 @@ namespace stackscope::analysis {
 
 namespace {
 
-// Counts per small integer key first (state or annotation id), names them once at the end:
-// the per-sample work is one array add.
-std::vector<uint64_t> countByKey(const Recording& recording, GroupBy by, const SamplePredicate& keep) {
-  std::vector<uint64_t> counts(by == GroupBy::State ? format::kThreadStateCount : recording.annotations.size() + 1, 0);
-  forEachSample(recording, keep, [&](const Sample& s) {
-    const size_t key = by == GroupBy::State ? static_cast<size_t>(s.state) : s.annotation;
-    if (key < counts.size()) counts[key] += s.weight;
+// Values per small integer key first (state or annotation id), named once at the end: the
+// per-event work is one array add.
+std::vector<uint64_t> valueByKey(const Recording& recording, GroupBy by, const EventScope& scope, ViewTotals& totals) {
+  std::vector<uint64_t> values(by == GroupBy::State ? format::kThreadStateCount : recording.annotations.size() + 1, 0);
+  totals = forEachEvent(recording, scope, [&](const Event& e, uint64_t value) {
+    const size_t key = by == GroupBy::State ? static_cast<size_t>(e.state) : e.annotation;
+    if (key < values.size()) values[key] += value;
   });
-  return counts;
+  return values;
 }
 
 // The group of a key: (unset, value).
@@ -29,17 +29,14 @@ std::pair<bool, std::string> groupOf(const Recording& recording, GroupBy by, siz
 
 }  // namespace
 
-GroupStats computeGroupStats(const Recording& recording, GroupBy by, const SamplePredicate& keep) {
-  const std::vector<uint64_t> counts = countByKey(recording, by, keep);
-  std::map<std::pair<bool, std::string>, uint64_t> by_group;  // several annotations share one user, say
+GroupStats computeGroupStats(const Recording& recording, GroupBy by, const EventScope& scope) {
   GroupStats stats;
-  for (size_t key = 0; key < counts.size(); ++key) {
-    if (counts[key] == 0) continue;
-    by_group[groupOf(recording, by, key)] += counts[key];
-    stats.samples += counts[key];
-  }
-  for (auto& [group, samples] : by_group) stats.groups.push_back({group.second, samples, group.first});
-  std::stable_sort(stats.groups.begin(), stats.groups.end(), [](auto& a, auto& b) { return a.samples > b.samples; });
+  const std::vector<uint64_t> values = valueByKey(recording, by, scope, stats.totals);
+  std::map<std::pair<bool, std::string>, uint64_t> by_group;  // several annotations share one user, say
+  for (size_t key = 0; key < values.size(); ++key)
+    if (values[key] != 0) by_group[groupOf(recording, by, key)] += values[key];
+  for (auto& [group, value] : by_group) stats.groups.push_back({group.second, value, group.first});
+  std::stable_sort(stats.groups.begin(), stats.groups.end(), [](auto& a, auto& b) { return a.value > b.value; });
   return stats;
 }
 

@@ -1,6 +1,6 @@
-// Samples grouped by one property of the sample: its thread state, or one field of its
-// thread's annotation (user, session, request, application, component). Unset values form
-// their own group, named "(none)" and marked unset.
+// The metric's value of the events grouped by one property of the event: its thread state,
+// or one field of its thread's annotation (user, session, request, application, component).
+// Unset values form their own group, named "(none)" and marked unset.
 #pragma once
 
 #include <cstdint>
@@ -14,18 +14,18 @@ namespace stackscope::analysis {
 enum class GroupBy { State, User, Session, Request, Application, Component };
 
 struct GroupStat {
-  std::string value;  // kNoValue when unset
-  uint64_t samples = 0;
+  std::string name;  // the state or annotation value; kNoValue when unset
+  uint64_t value = 0;
   bool unset = false;  // tells the unset group from a value that happens to read "(none)"
 };
 
 struct GroupStats {
-  uint64_t samples = 0;           // in the view
-  std::vector<GroupStat> groups;  // samples descending, then value
+  ViewTotals totals;              // of the view
+  std::vector<GroupStat> groups;  // value descending, then the group's name
 };
 
 inline constexpr const char* kNoValue = "(none)";
 
-GroupStats computeGroupStats(const Recording& recording, GroupBy by, const SamplePredicate& keep = {});
+GroupStats computeGroupStats(const Recording& recording, GroupBy by, const EventScope& scope);
 
 }  // namespace stackscope::analysis

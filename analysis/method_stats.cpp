@@ -8,8 +8,8 @@
 
 namespace stackscope::analysis {
 
-MethodStats computeMethodStats(const Recording& recording, const SamplePredicate& keep, bool lines) {
-  const StackCounts counts = countSamplesByStack(recording, keep);
+MethodStats computeMethodStats(const Recording& recording, const EventScope& scope, bool lines) {
+  const StackValues counts = valuesByStack(recording, scope);
   const MethodNames names(recording);
   const FrameKeys keys(recording, names, lines);
   std::vector<uint64_t> self(keys.size(), 0), total(keys.size(), 0);
@@ -31,7 +31,7 @@ MethodStats computeMethodStats(const Recording& recording, const SamplePredicate
   }
 
   MethodStats stats;
-  stats.samples = counts.total;
+  stats.totals = counts.totals;
   for (uint32_t k = 0; k < keys.size(); ++k)
     if (total[k] > 0) stats.methods.push_back({keys.method(k), keys.line(k), keys.kinds(k), self[k], total[k]});
   std::sort(stats.methods.begin(), stats.methods.end(), [&](const MethodStat& a, const MethodStat& b) {

@@ -1,6 +1,6 @@
-// The method statistic: per method, samples where it is the top frame (self) and samples
-// where it is anywhere on the stack (total, counted once per sample even when the method
-// recurses, so total never exceeds the view's samples). Rows are method identities
+// The method statistic: per method, the metric's value of the events where it is the top
+// frame (self) and of those where it is anywhere on the stack (total, counted once per event
+// even when the method recurses, so total never exceeds the view's value). Rows are method identities
 // (names.h): overloads apart, lambdas of one class and interface merged; with `lines`, a
 // method at one source line.
 #pragma once
@@ -21,10 +21,10 @@ struct MethodStat {
 };
 
 struct MethodStats {
-  uint64_t samples = 0;              // in the view: the base of the percentages
+  ViewTotals totals;                 // of the view: value is the base of the percentages
   std::vector<MethodStat> methods;   // methods seen in the view: self desc, total desc, name
 };
 
-MethodStats computeMethodStats(const Recording& recording, const SamplePredicate& keep = {}, bool lines = false);
+MethodStats computeMethodStats(const Recording& recording, const EventScope& scope, bool lines = false);
 
 }  // namespace stackscope::analysis

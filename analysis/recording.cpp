@@ -4,6 +4,28 @@
 
 namespace stackscope::analysis {
 
+std::vector<EventKind> Recording::eventKinds() const {
+  std::vector<EventKind> kinds;
+  const auto add = [&](EventKind kind) {
+    if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) kinds.push_back(kind);
+  };
+  // The mode is one kind ("cpu") or, from a writer running several samplers, a comma list.
+  for (size_t from = 0; has_info && from <= info.mode.size();) {
+    const size_t comma = std::min(info.mode.find(',', from), info.mode.size());
+    if (const auto kind = parseEventKind(std::string_view(info.mode).substr(from, comma - from))) add(*kind);
+    from = comma + 1;
+  }
+  for (size_t k = 0; k < kEventKindCount; ++k)
+    if (kinds_seen & (1u << k)) add(static_cast<EventKind>(k));
+  if (kinds.empty()) kinds.push_back(EventKind::Cpu);  // no info, no event: what the agent writes by default
+  return kinds;
+}
+
+bool Recording::hasEventKind(EventKind kind) const {
+  const auto kinds = eventKinds();
+  return std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
+}
+
 const std::string& Recording::string(uint32_t id) const {
   static const std::string kEmpty;
   return id < strings.size() ? strings[id] : kEmpty;

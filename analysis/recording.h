@@ -1,7 +1,8 @@
 // The event model of one recording, as the front-end holds it in memory: map data in dense
 // tables indexed by the file's ids, and the events the statistics run over. Built by
-// loadRecording (load.h); every statistic reads it through a SamplePredicate (view.h), so
-// snapshots and logical filters narrow the samples without copying the model.
+// loadRecording (load.h); every statistic reads it through an EventScope (view.h): one kind
+// of event, one metric, and a predicate, so snapshots and logical filters narrow the events
+// without copying the model.
 #pragma once
 
 #include <array>
@@ -12,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/event_kinds.h"
 #include "format/records.h"
 
 namespace stackscope::analysis {
@@ -53,18 +55,21 @@ struct ThreadInfo {
   static constexpr size_t kMaxCarriers = 256;
 };
 
-// 24 bytes: a long recording holds tens of millions of these, so state and weight share a
-// word (the loader clamps weights to kMaxWeight).
-struct Sample {
+// One event of the model: a time sample (cpu, wall) today, any traced event tomorrow
+// (event_kinds.h). 24 bytes: a long recording holds tens of millions of these, so fields
+// share words: ids are below 2^24 (the loader refuses larger ones), weights are clamped to
+// kMaxWeight. A kind's stored quantities (bytes, ns) live beside, in Recording::amounts.
+struct Event {
   static constexpr uint32_t kMaxWeight = (1u << 24) - 1;
   int64_t time_ns = 0;
   uint32_t thread = 0;
   uint32_t stack = 0;
   format::ThreadState state : 8 = format::ThreadState::Unknown;
-  uint32_t weight : 24 = 1;
-  uint32_t annotation = 0;  // index into Recording::annotations, 0 = none
+  uint32_t weight : 24 = 1;      // the samples or occurrences the event stands for
+  uint32_t annotation : 24 = 0;  // index into Recording::annotations, 0 = none
+  EventKind kind : 8 = EventKind::Cpu;
 };
-static_assert(sizeof(Sample) == 24);
+static_assert(sizeof(Event) == 24);
 
 // Who a thread worked for at a sample: a string id per format::AnnotationField, 0 = unset.
 using Annotation = std::array<uint32_t, format::kAnnotationFieldCount>;
@@ -75,7 +80,7 @@ struct Recording {
 
   // Dense tables indexed by the file's ids; entry 0 is unused (ids start at 1).
   // Invariants the loader guarantees and the statistics rely on (they index without checks):
-  // every frame's method id indexes `methods`; every sample's stack indexes `stacks` (0, the
+  // every frame's method id indexes `methods`; every event's stack indexes `stacks` (0, the
   // empty stack, when the file lost it), its thread indexes `threads`, its annotation
   // indexes `annotations`.
   std::vector<std::string> strings;
@@ -85,8 +90,12 @@ struct Recording {
   std::vector<ThreadInfo> threads;
   std::vector<Annotation> annotations;
 
-  // Events inside the window (markers excepted), samples sorted by time.
-  std::vector<Sample> samples;
+  // Events inside the window (markers excepted), sorted by time, of every kind.
+  std::vector<Event> events;
+  // Quantities the events of some kinds carry (MetricSource::Amount), one column each, every
+  // column either empty (no event carries it) or parallel to `events`.
+  std::array<std::vector<uint64_t>, kAmountColumns> amounts;
+  uint32_t kinds_seen = 0;  // bit per EventKind with events in `events`: the loader keeps it
   std::vector<format::StatusRecord> statuses;
   std::vector<format::MarkerRecord> markers;  // every marker of the recording, whatever the window
   std::map<format::LostReason, uint64_t> lost;  // samples due but not taken, by reason
@@ -97,6 +106,11 @@ struct Recording {
   std::vector<std::string> warnings;  // the reader's, then the loader's
   uint64_t file_size = 0;
   uint64_t bytes_read = 0;  // of the file, to load this model: less than file_size for a window
+
+  // The kinds of events the recording has: those its mode names ("cpu", "wall"), then any
+  // other kind with events in the window. The first is the recording's own (the default).
+  std::vector<EventKind> eventKinds() const;
+  bool hasEventKind(EventKind kind) const;
 
   const std::string& string(uint32_t id) const;
   std::span<const format::Frame> stack(uint32_t id) const;

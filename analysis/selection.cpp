@@ -58,17 +58,17 @@ Selection resolveSelection(const std::string& recording_path, const SelectionReq
   return selection;
 }
 
-SamplePredicate selectionPredicate(const Selection& selection, const Recording& recording) {
+EventPredicate selectionPredicate(const Selection& selection, const Recording& recording) {
   // Every filter and the resource name's selections as ONE conjunction, compiled once: the
   // compiler groups its terms by what they depend on (where_filter.h).
   auto all = std::make_unique<WhereNode>();
   all->kind = WhereNode::Kind::And;
   for (const std::string& f : selection.filters) all->children.push_back(parseWhere(f));
   if (auto resource = selection.resource.filter()) all->children.push_back(std::move(resource));
-  SamplePredicate filter;
+  EventPredicate filter;
   if (!all->children.empty()) filter = compileWhere(*all, recording);
   if (!selection.fragmented()) return filter;
-  return [intervals = selection.intervals, filter = std::move(filter)](const Sample& s) {
+  return [intervals = selection.intervals, filter = std::move(filter)](const Event& s) {
     bool inside = false;
     for (const TimeWindow& w : intervals) inside = inside || w.contains(s.time_ns);
     return inside && (!filter || filter(s));

@@ -41,7 +41,7 @@ Selection resolveSelection(const std::string& recording_path, const SelectionReq
 
 // The predicate of the whole selection over a recording loaded for its hull. Every filter is
 // checked (parsed) here too, so a bad one fails before any statistic runs.
-SamplePredicate selectionPredicate(const Selection& selection, const Recording& recording);
+EventPredicate selectionPredicate(const Selection& selection, const Recording& recording);
 
 // The method, class and package patterns of the selection (filters and resource name) that
 // match no method of the recording, for a note beside an empty view.

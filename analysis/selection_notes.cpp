@@ -9,10 +9,10 @@ namespace stackscope::analysis {
 
 namespace {
 
-bool keepsAny(const Selection& selection, const Recording& recording) {
-  const SamplePredicate keep = selectionPredicate(selection, recording);
-  if (!keep) return !recording.samples.empty();
-  return std::any_of(recording.samples.begin(), recording.samples.end(), keep);
+bool keepsAny(const Selection& selection, const Recording& recording, EventKind kind) {
+  const EventPredicate keep = selectionPredicate(selection, recording);
+  return std::any_of(recording.events.begin(), recording.events.end(),
+                     [&](const Event& e) { return e.kind == kind && (!keep || keep(e)); });
 }
 
 std::string windowText(const TimeWindow& w) {
@@ -30,13 +30,14 @@ Selection timeOnly(const Selection& selection, bool filters) {
 
 // Why a selection with some time keeps no sample: the first of time, filters, and the
 // resource name's steps, in that order, that leaves nothing.
-std::string emptinessReason(const Selection& selection, const Recording& recording) {
+std::string emptinessReason(const Selection& selection, const Recording& recording, EventKind kind) {
   const TimeWindow hull = selection.hull();
   if (recording.end_ns > 0 && hull.from_ns >= recording.end_ns)
     return "the selected time starts at " + formatDuration(hull.from_ns) + ", after the recording's end (" +
            formatDuration(recording.end_ns) + "): nothing is selected";
-  if (!keepsAny(timeOnly(selection, false), recording)) return "the selected time (" + windowText(hull) + ") holds no sample";
-  if (!selection.filters.empty() && !keepsAny(timeOnly(selection, true), recording)) {
+  if (!keepsAny(timeOnly(selection, false), recording, kind))
+    return "the selected time (" + windowText(hull) + ") holds no sample";
+  if (!selection.filters.empty() && !keepsAny(timeOnly(selection, true), recording, kind)) {
     std::string filters;
     for (const std::string& f : selection.filters) filters += (filters.empty() ? "'" : " and '") + f + "'";
     return "the filter " + filters + " keeps no sample of the selected time";
@@ -46,7 +47,7 @@ std::string emptinessReason(const Selection& selection, const Recording& recordi
   for (const ResourceElement& element : selection.resource.elements) {
     if (element.values.empty()) continue;
     steps.resource.elements.insert(steps.resource.elements.end() - 1, element);
-    if (!keepsAny(steps, recording)) {
+    if (!keepsAny(steps, recording, kind)) {
       ResourceName step;
       step.elements = {element};
       return "the navigation step '" + step.toString() + "' matches no sample" +
@@ -58,7 +59,7 @@ std::string emptinessReason(const Selection& selection, const Recording& recordi
 
 }  // namespace
 
-std::vector<std::string> selectionNotes(const Selection& selection, const Recording& recording) {
+std::vector<std::string> selectionNotes(const Selection& selection, const Recording& recording, EventKind kind) {
   std::vector<std::string> notes;
   if (selection.snapshot) notes = selection.snapshot->notes;
   if (selection.intervals.empty()) {
@@ -79,7 +80,7 @@ std::vector<std::string> selectionNotes(const Selection& selection, const Record
     if (statusSeries(recording, selection).empty()) notes.push_back("the selected time holds no status report");
     return notes;
   }
-  if (!keepsAny(selection, recording)) notes.push_back(emptinessReason(selection, recording));
+  if (!keepsAny(selection, recording, kind)) notes.push_back(emptinessReason(selection, recording, kind));
   return notes;
 }
 

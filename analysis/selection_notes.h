@@ -12,8 +12,8 @@ namespace stackscope::analysis {
 
 // Notes about `selection` over `recording` (loaded for the selection's hull): the snapshot's
 // own notes (unpaired markers, a child that meets nothing of its parent), then, only when
-// the selection keeps no sample at all, the first reason found for that. Empty when there is
-// nothing to say. Costs no pass over the samples unless the selection is empty.
-std::vector<std::string> selectionNotes(const Selection& selection, const Recording& recording);
+// the selection keeps no event of `kind` at all, the first reason found for that. Empty when
+// there is nothing to say. Stops at the first event the selection keeps.
+std::vector<std::string> selectionNotes(const Selection& selection, const Recording& recording, EventKind kind);
 
 }  // namespace stackscope::analysis

@@ -2,14 +2,11 @@
 
 namespace stackscope::analysis {
 
-StackCounts countSamplesByStack(const Recording& recording, const SamplePredicate& keep) {
-  StackCounts counts;
-  counts.by_stack.assign(recording.stacks.size(), 0);
-  forEachSample(recording, keep, [&](const Sample& sample) {
-    counts.by_stack[sample.stack] += sample.weight;
-    counts.total += sample.weight;
-  });
-  return counts;
+StackValues valuesByStack(const Recording& recording, const EventScope& scope) {
+  StackValues values;
+  values.by_stack.assign(recording.stacks.size(), 0);
+  values.totals = forEachEvent(recording, scope, [&](const Event& event, uint64_t value) { values.by_stack[event.stack] += value; });
+  return values;
 }
 
 }  // namespace stackscope::analysis

@@ -1,6 +1,6 @@
-// Samples counted per distinct stack trace: the first step of every stack-based statistic.
-// Real workloads have far fewer distinct stacks than samples, so a statistic that expands
-// each distinct stack once, weighted by its count, does per-sample work of one array add.
+// The metric's value per distinct stack trace: the first step of every stack-based statistic.
+// Real workloads have far fewer distinct stacks than events, so a statistic that expands
+// each distinct stack once, weighted by its value, does per-event work of one array add.
 #pragma once
 
 #include <cstdint>
@@ -10,11 +10,11 @@
 
 namespace stackscope::analysis {
 
-struct StackCounts {
-  std::vector<uint64_t> by_stack;  // indexed by stack id; sample weights summed
-  uint64_t total = 0;              // samples in the view, including those without frames
+struct StackValues {
+  std::vector<uint64_t> by_stack;  // indexed by stack id: the metric's value summed
+  ViewTotals totals;               // of the view, including events without frames
 };
 
-StackCounts countSamplesByStack(const Recording& recording, const SamplePredicate& keep = {});
+StackValues valuesByStack(const Recording& recording, const EventScope& scope);
 
 }  // namespace stackscope::analysis

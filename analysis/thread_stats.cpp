@@ -6,27 +6,25 @@
 
 namespace stackscope::analysis {
 
-ThreadStats computeThreadStats(const Recording& recording, const SamplePredicate& keep) {
+ThreadStats computeThreadStats(const Recording& recording, const EventScope& scope) {
   std::vector<ThreadStat> per_thread(recording.threads.size());
   ThreadStats stats;
-  forEachSample(recording, keep, [&](const Sample& sample) {
-    // A state this reader does not know (a newer writer's) counts as unknown.
-    const auto state = static_cast<size_t>(sample.state) < stats.states.size() ? static_cast<size_t>(sample.state) : 0;
-    ThreadStat& stat = per_thread[sample.thread];
-    stat.samples += sample.weight;
-    stat.states[state] += sample.weight;
-    stats.samples += sample.weight;
-    stats.states[state] += sample.weight;
+  stats.totals = forEachEvent(recording, scope, [&](const Event& event, uint64_t value) {
+    const size_t state = stateIndex(event);
+    ThreadStat& stat = per_thread[event.thread];
+    stat.value += value;
+    stat.states[state] += value;
+    stats.states[state] += value;
   });
   for (uint32_t id = 0; id < per_thread.size(); ++id) {
-    if (per_thread[id].samples == 0) continue;
+    if (per_thread[id].value == 0) continue;
     per_thread[id].thread = id;
     stats.threads.push_back(per_thread[id]);
   }
   std::vector<std::string> names(per_thread.size());
   for (const ThreadStat& stat : stats.threads) names[stat.thread] = threadName(recording, stat.thread);
   std::sort(stats.threads.begin(), stats.threads.end(), [&](const ThreadStat& a, const ThreadStat& b) {
-    if (a.samples != b.samples) return a.samples > b.samples;
+    if (a.value != b.value) return a.value > b.value;
     if (names[a.thread] != names[b.thread]) return names[a.thread] < names[b.thread];
     return a.thread < b.thread;
   });

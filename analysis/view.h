@@ -1,6 +1,8 @@
-// What a statistic runs over: the samples of a Recording that a predicate keeps. An empty
-// predicate keeps every sample. Logical filters (--where) and nested snapshots are predicates,
-// so every statistic stays one pass over the samples whatever narrows the view.
+// What a statistic runs over: the events of one kind that a predicate keeps, each valued in
+// one metric (an EventScope). Logical filters (--where), navigation and nested snapshots are
+// predicates, so every statistic stays one pass over the events whatever narrows the view;
+// the kind and the metric are parameters of that pass, so every view is written once for
+// every kind of event.
 #pragma once
 
 #include <cstdint>
@@ -10,23 +12,59 @@
 
 namespace stackscope::analysis {
 
-using SamplePredicate = std::function<bool(const Sample&)>;
+using EventPredicate = std::function<bool(const Event&)>;
 
-// Share of the view's samples, in percent; an empty view has 0 everywhere.
+struct EventScope {
+  EventKind kind = EventKind::Cpu;
+  const MetricInfo* metric = &defaultMetric(EventKind::Cpu);
+  EventPredicate keep;  // empty: every event of the kind
+};
+
+// The recording's own kind of event (the first of Recording::eventKinds) counted in its
+// default metric: what a report shows when no --event or --metric is given.
+EventScope ownEvents(const Recording& recording, EventPredicate keep = {});
+
+// What every view reports of the events it counted: the samples (or occurrences) they stand
+// for, the "Samples" of a report's header, and their value in the metric, the base of every
+// percentage.
+struct ViewTotals {
+  uint64_t samples = 0;
+  uint64_t value = 0;
+};
+
+// Share of the view's value, in percent; an empty view has 0 everywhere.
 inline double percent(uint64_t part, uint64_t whole) {
   return whole == 0 ? 0.0 : 100.0 * static_cast<double>(part) / static_cast<double>(whole);
 }
 
-// Calls fn(sample) for every sample the predicate keeps. The unfiltered case gets its own
-// loop so the common report pays no indirect call per sample.
+// The value of an event in one metric: the ONE place a metric is read, so that views only
+// ever add up what they are given.
+class MetricValue {
+ public:
+  MetricValue(const Recording& recording, const MetricInfo& metric);
+  uint64_t operator()(const Event& event, size_t index) const { return amounts_ ? amounts_[index] : event.weight * scale_; }
+
+ private:
+  const uint64_t* amounts_ = nullptr;  // the metric's column, for stored quantities
+  uint64_t scale_ = 1;                 // otherwise: value = weight * scale
+};
+
+// Calls fn(event, value) for every event of the scope's kind that its predicate keeps, and
+// returns their totals.
 template <typename Fn>
-void forEachSample(const Recording& recording, const SamplePredicate& keep, Fn&& fn) {
-  if (!keep) {
-    for (const Sample& sample : recording.samples) fn(sample);
-    return;
+ViewTotals forEachEvent(const Recording& recording, const EventScope& scope, Fn&& fn) {
+  const MetricValue value(recording, *scope.metric);
+  ViewTotals totals;
+  const std::vector<Event>& events = recording.events;
+  for (size_t i = 0; i < events.size(); ++i) {
+    const Event& event = events[i];
+    if (event.kind != scope.kind || (scope.keep && !scope.keep(event))) continue;
+    const uint64_t v = value(event, i);
+    totals.samples += event.weight;
+    totals.value += v;
+    fn(event, v);
   }
-  for (const Sample& sample : recording.samples)
-    if (keep(sample)) fn(sample);
+  return totals;
 }
 
 }  // namespace stackscope::analysis

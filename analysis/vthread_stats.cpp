@@ -6,23 +6,21 @@
 
 namespace stackscope::analysis {
 
-VirtualThreadStats computeVirtualThreadStats(const Recording& recording, const SamplePredicate& keep) {
+VirtualThreadStats computeVirtualThreadStats(const Recording& recording, const EventScope& scope) {
   VirtualThreadStats stats;
   std::unordered_map<uint32_t, VirtualStack> by_stack;
   // (stack, thread) pairs seen, to count each thread once per stack.
   std::unordered_set<uint64_t> stack_threads;
   std::vector<bool> seen_thread(recording.threads.size(), false);
-  forEachSample(recording, keep, [&](const Sample& sample) {
-    stats.all_samples += sample.weight;
-    if (!recording.threads[sample.thread].is_virtual) return;
-    stats.samples += sample.weight;
-    const auto state = static_cast<size_t>(sample.state) < stats.states.size() ? static_cast<size_t>(sample.state) : 0;
-    stats.states[state] += sample.weight;
-    seen_thread[sample.thread] = true;
-    VirtualStack& hot = by_stack[sample.stack];
-    hot.stack = sample.stack;
-    hot.samples += sample.weight;
-    if (stack_threads.insert((uint64_t{sample.stack} << 32) | sample.thread).second) ++hot.threads;
+  stats.totals = forEachEvent(recording, scope, [&](const Event& event, uint64_t value) {
+    if (!recording.threads[event.thread].is_virtual) return;
+    stats.value += value;
+    stats.states[stateIndex(event)] += value;
+    seen_thread[event.thread] = true;
+    VirtualStack& hot = by_stack[event.stack];
+    hot.stack = event.stack;
+    hot.value += value;
+    if (stack_threads.insert((uint64_t{event.stack} << 32) | event.thread).second) ++hot.threads;
   });
   std::unordered_set<uint32_t> carriers;
   for (uint32_t id = 0; id < seen_thread.size(); ++id) {
@@ -34,7 +32,7 @@ VirtualThreadStats computeVirtualThreadStats(const Recording& recording, const S
   stats.stacks.reserve(by_stack.size());
   for (const auto& [id, hot] : by_stack) stats.stacks.push_back(hot);
   std::sort(stats.stacks.begin(), stats.stacks.end(), [](const VirtualStack& a, const VirtualStack& b) {
-    return a.samples != b.samples ? a.samples > b.samples : a.stack < b.stack;
+    return a.value != b.value ? a.value > b.value : a.stack < b.stack;
   });
   return stats;
 }

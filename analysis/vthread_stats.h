@@ -1,6 +1,7 @@
 // The virtual-thread statistic (JDK 21+ recordings): how many virtual threads ran, on how
-// many carriers, in which states, and their hottest stacks. Samples of virtual threads are
-// recognised by their thread record's flag; the carriers come from the samples (load.h).
+// many carriers, in which states, and their hottest stacks, in the metric's value. Events of
+// virtual threads are recognised by their thread record's flag; the carriers come from the
+// samples (load.h).
 #pragma once
 
 #include <cstdint>
@@ -13,19 +14,19 @@ namespace stackscope::analysis {
 
 struct VirtualStack {
   uint32_t stack = 0;     // stack id, frames innermost first
-  uint64_t samples = 0;
+  uint64_t value = 0;
   uint64_t threads = 0;   // virtual threads that had this stack
 };
 
 struct VirtualThreadStats {
-  uint64_t samples = 0;      // of virtual threads, in the view
-  uint64_t all_samples = 0;  // of every thread in the view: the base of the percentages
-  uint64_t threads = 0;      // virtual threads with samples in the view
+  uint64_t value = 0;        // of virtual threads' events in the view
+  ViewTotals totals;         // of every thread's: value is the base of the percentages
+  uint64_t threads = 0;      // virtual threads with events in the view
   uint64_t carriers = 0;     // distinct platform threads those ran on
   StateCounts states{};
-  std::vector<VirtualStack> stacks;  // hottest first (samples desc, then stack id)
+  std::vector<VirtualStack> stacks;  // hottest first (value desc, then stack id)
 };
 
-VirtualThreadStats computeVirtualThreadStats(const Recording& recording, const SamplePredicate& keep = {});
+VirtualThreadStats computeVirtualThreadStats(const Recording& recording, const EventScope& scope);
 
 }  // namespace stackscope::analysis

@@ -30,17 +30,17 @@ std::string packageOf(const std::string& class_name) {
 class Node {
  public:
   virtual ~Node() = default;
-  virtual bool eval(const Sample& sample) = 0;
+  virtual bool eval(const Event& event) = 0;
 };
 
 class Combined : public Node {
  public:
   Combined(WhereNode::Kind kind, std::vector<std::unique_ptr<Node>> children) : kind_(kind), children_(std::move(children)) {}
-  bool eval(const Sample& sample) override {
-    if (kind_ == WhereNode::Kind::Not) return !children_[0]->eval(sample);
+  bool eval(const Event& event) override {
+    if (kind_ == WhereNode::Kind::Not) return !children_[0]->eval(event);
     const bool is_and = kind_ == WhereNode::Kind::And;
     for (auto& child : children_)
-      if (child->eval(sample) != is_and) return !is_and;
+      if (child->eval(event) != is_and) return !is_and;
     return is_and;
   }
 
@@ -55,7 +55,7 @@ class Condition : public Node {
       : field_(node.field), negate_(node.op == WhereOp::NotEqual), value_(node.value), pattern_(node.value),
         recording_(recording), names_(names) {}
 
-  bool eval(const Sample& sample) override { return decide(sample) != negate_; }
+  bool eval(const Event& event) override { return decide(event) != negate_; }
 
   // Method patterns may carry a signature (names.h), and a class is matched by its
   // normalised name or its raw one: decided once per method.
@@ -77,21 +77,21 @@ class Condition : public Node {
   }
 
  private:
-  bool decide(const Sample& sample) {
+  bool decide(const Event& event) {
     switch (field_) {
       case WhereField::Thread:
-      case WhereField::Tid: return cached(sample.thread, [&] { return matchThread(sample.thread); });
+      case WhereField::Tid: return cached(event.thread, [&] { return matchThread(event.thread); });
       case WhereField::Class:
       case WhereField::Method:
       case WhereField::Package:
-      case WhereField::Path: return cached(sample.stack, [&] { return matchStack(sample.stack); });
-      case WhereField::State: return value_ == format::threadStateName(sample.state);
-      case WhereField::Event: return glob(value_, "sample");
+      case WhereField::Path: return cached(event.stack, [&] { return matchStack(event.stack); });
+      case WhereField::State: return value_ == format::threadStateName(event.state);
+      case WhereField::Event: return matchKind(event.kind);
       case WhereField::User:
       case WhereField::Session:
       case WhereField::Request:
       case WhereField::Application:
-      case WhereField::Component: return cached(sample.annotation, [&] { return matchAnnotation(sample.annotation); });
+      case WhereField::Component: return cached(event.annotation, [&] { return matchAnnotation(event.annotation); });
     }
     return false;
   }
@@ -101,6 +101,12 @@ class Condition : public Node {
     if (id >= cache_.size()) cache_.resize(id + 1, -1);
     if (cache_[id] < 0) cache_[id] = compute() ? 1 : 0;
     return cache_[id] == 1;
+  }
+
+  // The kind's name; "sample", as before kinds had names, still matches every time sample.
+  bool matchKind(EventKind kind) const {
+    const bool time_sample = kind == EventKind::Cpu || kind == EventKind::Wall;
+    return glob(value_, eventKindName(kind)) || (time_sample && glob(value_, "sample"));
   }
 
   bool matchThread(uint32_t thread) const {
@@ -155,7 +161,7 @@ std::unique_ptr<Node> compile(const WhereNode& node, const Recording& recording,
 
 // What a condition depends on. A subtree that depends on one dimension has one answer per
 // id of it (stack, thread, state or annotation), so it is decided once per id.
-enum class Dimension { None, Stack, Thread, State, Annotation, Mixed };
+enum class Dimension { None, Stack, Thread, State, Annotation, Kind, Mixed };
 
 Dimension dimensionOf(const WhereNode& node) {
   if (node.kind == WhereNode::Kind::Condition) {
@@ -167,7 +173,7 @@ Dimension dimensionOf(const WhereNode& node) {
       case WhereField::Package:
       case WhereField::Path: return Dimension::Stack;
       case WhereField::State: return Dimension::State;
-      case WhereField::Event: return Dimension::None;  // every event here is a sample
+      case WhereField::Event: return Dimension::Kind;
       default: return Dimension::Annotation;
     }
   }
@@ -180,12 +186,13 @@ Dimension dimensionOf(const WhereNode& node) {
   return dim;
 }
 
-uint32_t idOf(const Sample& s, Dimension dim) {
+uint32_t idOf(const Event& s, Dimension dim) {
   switch (dim) {
     case Dimension::Stack: return s.stack;
     case Dimension::Thread: return s.thread;
     case Dimension::State: return static_cast<uint32_t>(s.state);
     case Dimension::Annotation: return s.annotation;
+    case Dimension::Kind: return static_cast<uint32_t>(s.kind);
     default: return 0;
   }
 }
@@ -198,19 +205,19 @@ class Conjunction : public Node {
   void add(Dimension dim, std::unique_ptr<Node> inner, size_t ids) { groups_.push_back({dim, std::move(inner), std::vector<int8_t>(ids, -1)}); }
   void addMixed(std::unique_ptr<Node> inner) { mixed_.push_back(std::move(inner)); }
 
-  bool eval(const Sample& sample) override {
+  bool eval(const Event& event) override {
     for (Group& g : groups_) {
-      const uint32_t id = idOf(sample, g.dim);
+      const uint32_t id = idOf(event, g.dim);
       if (id >= g.cache.size()) {  // a model built without the loader's guarantees
-        if (!g.inner->eval(sample)) return false;
+        if (!g.inner->eval(event)) return false;
         continue;
       }
       int8_t& known = g.cache[id];
-      if (known < 0) known = g.inner->eval(sample) ? 1 : 0;
+      if (known < 0) known = g.inner->eval(event) ? 1 : 0;
       if (!known) return false;
     }
     for (auto& m : mixed_)
-      if (!m->eval(sample)) return false;
+      if (!m->eval(event)) return false;
     return true;
   }
 
@@ -231,6 +238,7 @@ size_t idCount(Dimension dim, const Recording& r) {
     case Dimension::Thread: return r.threads.size();
     case Dimension::State: return format::kThreadStateCount;
     case Dimension::Annotation: return r.annotations.size();
+    case Dimension::Kind: return kEventKindCount;
     default: return 1;
   }
 }
@@ -246,8 +254,8 @@ void flattenAnd(const WhereNode& node, std::vector<const WhereNode*>& out) {
 }  // namespace
 
 // The top-level conjunction is split by dimension: a resource name of any depth becomes at
-// most four table lookups per sample, which is what keeps navigation one cheap pass.
-SamplePredicate compileWhere(const WhereNode& expression, const Recording& recording) {
+// most four table lookups per event, which is what keeps navigation one cheap pass.
+EventPredicate compileWhere(const WhereNode& expression, const Recording& recording) {
   auto names = std::make_shared<MethodNames>(recording);
   std::vector<const WhereNode*> terms;
   flattenAnd(expression, terms);
@@ -259,7 +267,7 @@ SamplePredicate compileWhere(const WhereNode& expression, const Recording& recor
     if (dim == Dimension::Mixed) root->addMixed(std::move(inner));
     else root->add(dim, std::move(inner), idCount(dim, recording));
   }
-  return [root, names](const Sample& sample) { return root->eval(sample); };
+  return [root, names](const Event& event) { return root->eval(event); };
 }
 
 std::vector<std::string> unmatchedMethodPatterns(const WhereNode& expression, const Recording& recording) {

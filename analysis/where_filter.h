@@ -1,4 +1,4 @@
-// Turns a parsed --where expression into a SamplePredicate over one recording.
+// Turns a parsed --where expression into an EventPredicate over one recording.
 #pragma once
 
 #include <string>
@@ -12,7 +12,7 @@ namespace stackscope::analysis {
 // The predicate keeps a reference to `recording`, which must outlive it. Conditions on the
 // stack (class, method, package, path) and on the thread are decided once per distinct
 // stack or thread and cached, so a filter costs a few table lookups per sample.
-SamplePredicate compileWhere(const WhereNode& expression, const Recording& recording);
+EventPredicate compileWhere(const WhereNode& expression, const Recording& recording);
 
 // The values of the expression's method, path, class and package conditions that match no
 // method of the recording (a typo, an overload that does not exist): a filter that silently

@@ -168,7 +168,7 @@ void reportRecording(const std::string& shown, const fs::path& path) {
   try {
     const analysis::Recording recording = analysis::loadRecording(path.string());
     uint64_t samples = 0;
-    for (const analysis::Sample& sample : recording.samples) samples += sample.weight;
+    for (const analysis::Event& event : recording.events) samples += event.weight;
     std::cerr << "stackscope: recorded " << samples << " samples (" << recording.lostTotal() << " lost) in " << shown;
     if (recording.has_info) std::cerr << " (pid " << recording.info.pid << ')';
     std::cerr << '\n';

@@ -3,6 +3,7 @@
 // recording (analysis/view_cache.h).
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <iostream>
@@ -21,7 +22,7 @@ namespace stackscope::cli {
 namespace {
 
 constexpr int64_t kDefaultTextRows = 30;  // a terminal's worth; JSON is for programs and gets all
-constexpr const char* kCacheFormat = "report-view 2";  // bump when the output of a view changes
+constexpr const char* kCacheFormat = "report-view 3";  // bump when the output of a view changes
 
 struct ReportArgs {
   std::string file;
@@ -30,6 +31,8 @@ struct ReportArgs {
   std::string to;
   std::string snapshot;
   std::string where;
+  std::string event;   // "" = the recording's own kind
+  std::string metric;  // "" = the kind's default
   int64_t top = -1;  // -1: the default of the output kind
   bool json = false;
   bool no_cache = false;
@@ -58,11 +61,40 @@ analysis::Selection select(const ReportArgs& args) {
   }
 }
 
+std::string kindList(const std::vector<analysis::EventKind>& kinds) {
+  std::string out;
+  for (analysis::EventKind kind : kinds) out += (out.empty() ? "" : ", ") + std::string(analysis::eventKindName(kind));
+  return out;
+}
+
+// A kind name --event can take at all; checked before anything is read.
+void checkEventName(const std::string& name) {
+  if (name.empty() || analysis::parseEventKind(name)) return;
+  std::vector<analysis::EventKind> known;
+  for (const analysis::EventKindInfo& info : analysis::eventKinds()) known.push_back(info.kind);
+  throw UserError("--event '" + name + "': no such event kind (known: " + kindList(known) + ")");
+}
+
+// The kind and metric the view counts: the recording's own kind and the kind's default metric
+// unless asked otherwise; a kind the recording lacks, or a metric the kind lacks, is the
+// user's mistake, told with what there is to choose from.
+void chooseEvents(const ReportArgs& args, const analysis::Recording& recording, exporting::ReportOptions& options) {
+  const std::vector<analysis::EventKind> kinds = recording.eventKinds();
+  options.event = args.event.empty() ? kinds.front() : *analysis::parseEventKind(args.event);
+  if (std::find(kinds.begin(), kinds.end(), options.event) == kinds.end())
+    throw UserError("--event " + args.event + ": the recording has no " + args.event + " events; it has: " + kindList(kinds));
+  options.metric = args.metric.empty() ? &analysis::defaultMetric(options.event) : analysis::findMetric(options.event, args.metric);
+  if (!options.metric)
+    throw UserError("--metric " + args.metric + ": " + analysis::eventKindName(options.event) + " events have no metric '" +
+                    args.metric + "'; they have: " + analysis::metricList(options.event));
+}
+
 // The view, and in `notes` why it is empty or what else the user should know (selection_notes.h).
 std::string render(const ReportArgs& args, const analysis::Selection& selection, std::vector<std::string>& notes) {
   const analysis::Recording recording = analysis::loadRecording(args.file, selection.hull());
   exporting::ReportOptions options;
-  notes = options.notes = analysis::selectionNotes(selection, recording);
+  chooseEvents(args, recording, options);
+  notes = options.notes = analysis::selectionNotes(selection, recording, options.event);
   options.file = args.file;
   options.top = static_cast<size_t>(args.top >= 0 ? args.top : args.json ? 0 : kDefaultTextRows);
   options.resource = selection.resource.toString();
@@ -90,6 +122,7 @@ std::string render(const ReportArgs& args, const analysis::Selection& selection,
 int runReport(const ReportArgs& args) {
   struct stat st {};
   if (::stat(args.file.c_str(), &st) != 0) throw UserError("cannot open '" + args.file + "': " + std::strerror(errno));
+  checkEventName(args.event);
   const analysis::Selection selection = select(args);
   std::unique_ptr<analysis::ViewCache> cache;
   std::string key;
@@ -97,7 +130,7 @@ int runReport(const ReportArgs& args) {
     cache = std::make_unique<analysis::ViewCache>(args.file);
     key = std::string(kCacheFormat) + "\nfile=" + args.file + "\njson=" + (args.json ? "1" : "0") +
           "\ntop=" + std::to_string(args.top) + "\nlines=" + (args.lines ? "1" : "0") +
-          "\nkinds=" + (args.kinds ? "1" : "0") + "\n" + selection.key();
+          "\nkinds=" + (args.kinds ? "1" : "0") + "\nevent=" + args.event + "\nmetric=" + args.metric + "\n" + selection.key();
     const auto hit = cache->get(key);
     const auto hit_notes = cache->get(key + "\nstream=notes");
     if (hit && hit_notes) {
@@ -147,13 +180,18 @@ Command addReportCommand(CLI::App& parent) {
       "Methods are named pkg.Class.method; overloads with their parameters, as the report shows them:\n"
       "methods[pkg.Main.work(int)], --where 'method=pkg.Main.work(int, String)', or a JVM descriptor\n"
       "work(I)D. Lambda and proxy classes lose their run-specific counters and addresses.\n"
+      "Events (--event) and metrics (--metric): every view counts one kind of event in one metric, by\n"
+      "default the recording's own kind (cpu or wall) in samples; cpu and wall also have time (ns: samples\n"
+      "times the interval). Percentages are of the view's total in that metric.\n"
       "Views are cached in FILE.cache/ and recomputed when the recording changes.");
   cmd->add_option("file", args->file, "The recording (.ssr)")->required();
   cmd->add_option("--view", args->view, "A view or a resource name (default methods)");
   cmd->add_option("--from", args->from, "Start of the window (offset from the recording's start)");
   cmd->add_option("--to", args->to, "End of the window (offset from the recording's start)");
   cmd->add_option("--snapshot", args->snapshot, "A saved snapshot, a begin/end marker pair NAME, or A..B between markers");
-  cmd->add_option("--where", args->where, "A logical filter on the samples (see below)");
+  cmd->add_option("--where", args->where, "A logical filter on the events (see below)");
+  cmd->add_option("--event", args->event, "The kind of events to count: cpu, wall, alloc, … (default: the recording's own)");
+  cmd->add_option("--metric", args->metric, "What to count them by: samples, time, bytes, … (default samples)");
   cmd->add_option("--top", args->top, "Rows to print; default 30 in text, all in JSON; 0 = all")
       ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--json", args->json, "Print one JSON object instead of a table");

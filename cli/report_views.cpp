@@ -33,8 +33,9 @@ analysis::GroupBy groupOf(ResourceType type) {
 
 void writeView(std::ostream& out, const analysis::Recording& rec, const analysis::Selection& selection,
                const exporting::ReportOptions& options, bool json) {
-  // One pass: the whole resource name, snapshot and filter are one predicate.
-  const analysis::SamplePredicate keep = analysis::selectionPredicate(selection, rec);
+  // One pass: the whole resource name, snapshot and filter are one predicate, over the
+  // events of one kind valued in one metric.
+  const analysis::EventScope keep{options.event, options.metric, analysis::selectionPredicate(selection, rec)};
   const ResourceType view = selection.resource.view().type;
   switch (view) {
     case ResourceType::Methods: {
@@ -71,11 +72,10 @@ void writeView(std::ostream& out, const analysis::Recording& rec, const analysis
       return;
     }
     case ResourceType::Status: {
-      uint64_t samples = 0;
-      analysis::forEachSample(rec, keep, [&](const analysis::Sample& s) { samples += s.weight; });
+      const analysis::ViewTotals totals = analysis::forEachEvent(rec, keep, [](const analysis::Event&, uint64_t) {});
       const auto rows = analysis::statusSeries(rec, selection);
-      if (json) exporting::writeJson(out, exporting::statusJson(rec, rows, samples, options));
-      else exporting::writeStatusText(out, rec, rows, samples, options);
+      if (json) exporting::writeJson(out, exporting::statusJson(rec, rows, totals, options));
+      else exporting::writeStatusText(out, rec, rows, totals, options);
       return;
     }
     default: {

@@ -86,11 +86,9 @@ uint64_t samplesIn(const analysis::Recording& rec, const analysis::Snapshot& sna
   selection.intervals = snapshot.intervals;
   selection.filters = snapshot.filters;
   selection.resource = analysis::parseResourceName("methods");
-  const analysis::SamplePredicate keep = analysis::selectionPredicate(selection, rec);
-  uint64_t total = 0;
-  for (const analysis::Sample& s : rec.samples)
-    if (snapshot.contains(s.time_ns) && (!keep || keep(s))) total += s.weight;
-  return total;
+  const analysis::EventPredicate filter = analysis::selectionPredicate(selection, rec);
+  const auto keep = [&](const analysis::Event& e) { return snapshot.contains(e.time_ns) && (!filter || filter(e)); };
+  return analysis::forEachEvent(rec, analysis::ownEvents(rec, keep), [](const analysis::Event&, uint64_t) {}).samples;
 }
 
 int runList(const ListArgs& args) {

@@ -32,7 +32,7 @@ Json methodJson(const analysis::MethodNames& names, const analysis::Recording& r
 }
 
 Json methodsJson(const analysis::Recording& rec, const analysis::MethodStats& stats, const ReportOptions& options) {
-  Json out = jsonHeader(rec, options, "methods", stats.samples);
+  Json out = jsonHeader(rec, options, "methods", stats.totals);
   out["methods_in_view"] = stats.methods.size();
   const analysis::MethodNames names(rec);
   Json methods = Json::array();
@@ -42,8 +42,8 @@ Json methodsJson(const analysis::Recording& rec, const analysis::MethodStats& st
     Json item = methodJson(names, rec, m.method, m.line, m.kinds, options);
     item["self"] = m.self;
     item["total"] = m.total;
-    item["self_pct"] = jsonPercent(m.self, stats.samples);
-    item["total_pct"] = jsonPercent(m.total, stats.samples);
+    item["self_pct"] = jsonPercent(m.self, stats.totals.value);
+    item["total_pct"] = jsonPercent(m.total, stats.totals.value);
     methods.push_back(std::move(item));
   }
   out["methods"] = std::move(methods);
@@ -51,7 +51,7 @@ Json methodsJson(const analysis::Recording& rec, const analysis::MethodStats& st
 }
 
 Json treeJson(const analysis::Recording& rec, const analysis::CallTree& tree, const ReportOptions& options) {
-  Json out = jsonHeader(rec, options, "tree", tree.samples());
+  Json out = jsonHeader(rec, options, "tree", tree.totals);
   const std::vector<uint32_t> order = tree.preorder();
   out["nodes_in_view"] = order.size();
   const analysis::MethodNames names(rec);
@@ -68,7 +68,7 @@ Json treeJson(const analysis::Recording& rec, const analysis::CallTree& tree, co
               {"calls", node.calls},
               {"base", node.base},
               {"cum", node.cum},
-              {"cum_pct", jsonPercent(node.cum, tree.samples())}};
+              {"cum_pct", jsonPercent(node.cum, tree.totals.value)}};
     item.update(methodJson(names, rec, node.method, node.line, node.kinds, options));
     nodes.push_back(std::move(item));
   }
@@ -77,7 +77,7 @@ Json treeJson(const analysis::Recording& rec, const analysis::CallTree& tree, co
 }
 
 Json threadsJson(const analysis::Recording& rec, const analysis::ThreadStats& stats, const ReportOptions& options) {
-  Json out = jsonHeader(rec, options, "threads", stats.samples);
+  Json out = jsonHeader(rec, options, "threads", stats.totals);
   out["states"] = stateCounts(stats.states);
   Json threads = Json::array();
   const size_t shown = options.rows(stats.threads.size());
@@ -89,8 +89,8 @@ Json threadsJson(const analysis::Recording& rec, const analysis::ThreadStats& st
                        {"id", t.thread},
                        {"os_tid", info.os_tid},
                        {"java_id", info.java_id},
-                       {"samples", t.samples},
-                       {"pct", jsonPercent(t.samples, stats.samples)},
+                       {metricKey(options), t.value},
+                       {"pct", jsonPercent(t.value, stats.totals.value)},
                        {"states", stateCounts(t.states)},
                        {"start_ns", timeOrNull(info.start_ns)},
                        {"end_ns", timeOrNull(info.end_ns)}});

@@ -21,21 +21,22 @@ std::string joined(const std::vector<std::string>& values) {
 
 void writeCallersText(std::ostream& out, const analysis::Recording& rec, const analysis::CallersTree& tree,
                       const std::vector<std::string>& focus, const ReportOptions& options) {
-  writeTextHeader(out, rec, options, tree.view_samples);
-  writeField(out, "Callers of", joined(focus) + " (" + std::to_string(tree.samples()) + " samples, " +
-                                    formatPercent(analysis::percent(tree.samples(), tree.view_samples)) + " of the view)");
+  writeTextHeader(out, rec, options, tree.totals);
+  writeField(out, "Callers of", joined(focus) + " (" + std::to_string(tree.focusValue()) + " " + metricKey(options) + ", " +
+                                    formatPercent(analysis::percent(tree.focusValue(), tree.totals.value)) + " of the view)");
   out << '\n';
   const analysis::MethodNames names(rec);
   TextTable table;
-  for (const char* column : {"Level", "Samples", "Pct", "Entry"}) table.addColumn(column, Align::Right);
+  for (const std::string& column : {std::string("Level"), metricColumn(options), std::string("Pct"), std::string("Entry")})
+    table.addColumn(column, Align::Right);
   if (options.kinds) table.addColumn("Kind", Align::Left);
   table.addColumn("Method (callers below the method they call)", Align::Left);
   const std::vector<uint32_t> order = tree.preorder();
   const size_t shown = options.rows(order.size());
   for (size_t i = 0; i < shown; ++i) {
     const analysis::CallersNode& node = tree.nodes[order[i]];
-    std::vector<std::string> row{std::to_string(node.level), std::to_string(node.samples),
-                                 formatPercent(analysis::percent(node.samples, tree.view_samples)),
+    std::vector<std::string> row{std::to_string(node.level), std::to_string(node.value),
+                                 formatPercent(analysis::percent(node.value, tree.totals.value)),
                                  std::to_string(node.self)};
     if (options.kinds) row.push_back(analysis::frameKindName(node.kinds));
     row.push_back(std::string(2 * static_cast<size_t>(node.level), ' ') + frameLabel(names, node.method, node.line));
@@ -47,9 +48,9 @@ void writeCallersText(std::ostream& out, const analysis::Recording& rec, const a
 
 Json callersJson(const analysis::Recording& rec, const analysis::CallersTree& tree, const std::vector<std::string>& focus,
                  const ReportOptions& options) {
-  Json out = jsonHeader(rec, options, "callers", tree.view_samples);
+  Json out = jsonHeader(rec, options, "callers", tree.totals);
   out["focus"] = focus;
-  out["focus_samples"] = tree.samples();
+  out["focus_" + metricKey(options)] = tree.focusValue();
   const analysis::MethodNames names(rec);
   Json nodes = Json::array();
   const std::vector<uint32_t> order = tree.preorder();
@@ -59,8 +60,8 @@ Json callersJson(const analysis::Recording& rec, const analysis::CallersTree& tr
     Json item{{"id", order[i]},
               {"parent", node.parent == analysis::CallersTree::kRoot ? Json(nullptr) : Json(node.parent)},
               {"level", node.level},
-              {"samples", node.samples},
-              {"pct", jsonPercent(node.samples, tree.view_samples)},
+              {metricKey(options), node.value},
+              {"pct", jsonPercent(node.value, tree.totals.value)},
               {"self", node.self}};
     item.update(methodJson(names, rec, node.method, node.line, node.kinds, options));
     nodes.push_back(std::move(item));
@@ -71,10 +72,10 @@ Json callersJson(const analysis::Recording& rec, const analysis::CallersTree& tr
 
 void writeGroupText(std::ostream& out, const analysis::Recording& rec, const analysis::GroupStats& stats,
                     const std::string& view, const ReportOptions& options) {
-  writeTextHeader(out, rec, options, stats.samples);
+  writeTextHeader(out, rec, options, stats.totals);
   out << '\n';
   TextTable table;
-  table.addColumn("Samples", Align::Right);
+  table.addColumn(metricColumn(options), Align::Right);
   table.addColumn("Pct", Align::Right);
   std::string column = view.substr(0, view.size() - 1);  // "users" -> "user"
   column[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(column[0])));
@@ -82,7 +83,7 @@ void writeGroupText(std::ostream& out, const analysis::Recording& rec, const ana
   const size_t shown = options.rows(stats.groups.size());
   for (size_t i = 0; i < shown; ++i) {
     const analysis::GroupStat& g = stats.groups[i];
-    table.addRow({std::to_string(g.samples), formatPercent(analysis::percent(g.samples, stats.samples)), g.value});
+    table.addRow({std::to_string(g.value), formatPercent(analysis::percent(g.value, stats.totals.value)), g.name});
   }
   table.write(out);
   writeCutNote(out, shown, stats.groups.size(), view);
@@ -90,14 +91,14 @@ void writeGroupText(std::ostream& out, const analysis::Recording& rec, const ana
 
 Json groupJson(const analysis::Recording& rec, const analysis::GroupStats& stats, const std::string& view,
                const ReportOptions& options) {
-  Json out = jsonHeader(rec, options, view, stats.samples);
+  Json out = jsonHeader(rec, options, view, stats.totals);
   Json groups = Json::array();
   const size_t shown = options.rows(stats.groups.size());
   for (size_t i = 0; i < shown; ++i)
-    groups.push_back({{"value", stats.groups[i].value},
+    groups.push_back({{"value", stats.groups[i].name},
                       {"unset", stats.groups[i].unset},
-                      {"samples", stats.groups[i].samples},
-                      {"pct", jsonPercent(stats.groups[i].samples, stats.samples)}});
+                      {metricKey(options), stats.groups[i].value},
+                      {"pct", jsonPercent(stats.groups[i].value, stats.totals.value)}});
   out[view] = std::move(groups);
   return out;
 }

@@ -1,9 +1,10 @@
-// The views reached by navigation: callers of a method (back-traces), and samples grouped by
-// thread state or by an annotation field (users, sessions, requests, applications,
-// components). Text tables and JSON, with the same header as every report.
-//   callers JSON: "focus": [patterns], "focus_samples", "nodes": [{id, parent, level, samples,
-//                 pct (of the view's samples), self, and methodJson's members} depth-first;
-//   group JSON:   [{value, unset, samples, pct}] under a key named by the view ("states",
+// The views reached by navigation: callers of a method (back-traces), and the metric's value
+// grouped by thread state or by an annotation field (users, sessions, requests, applications,
+// components). Text tables and JSON, with the same header as every report. METRIC below is a
+// member named after the view's metric ("samples", "time", "bytes"…), in its unit.
+//   callers JSON: "focus": [patterns], "focus_METRIC", "nodes": [{id, parent, level, METRIC,
+//                 pct (of the view's total), self, and methodJson's members} depth-first;
+//   group JSON:   [{value, unset, METRIC, pct}] under a key named by the view ("states",
 //                 "users", …); the unset group reads "(none)" with unset true.
 #pragma once
 

@@ -26,6 +26,15 @@ std::string samplesLine(const analysis::Recording& rec, uint64_t samples) {
   return line;
 }
 
+// "wall samples (count), 14 in the view"; a time adds how long that is for people.
+std::string metricLine(const ReportOptions& options, uint64_t total) {
+  std::string line = fmt::format("{} {} ({}), {} in the view", analysis::eventKindName(options.event), options.metric->name,
+                                 analysis::unitName(options.metric->unit), total);
+  if (options.metric->unit == analysis::MetricUnit::Nanoseconds) line += " (" + formatDuration(static_cast<int64_t>(total)) + ")";
+  if (options.metric->unit == analysis::MetricUnit::Bytes) line += " (" + formatBytes(total) + ")";
+  return line;
+}
+
 // Lost records carry a time and a reason, nothing else: a loss is not a sample, it has no
 // thread, stack, state or annotation. A view narrowed by time gets the losses of its time; a
 // view narrowed by anything else can only show them beside its samples, unattributed.
@@ -50,8 +59,14 @@ std::string lostScopeNote(const analysis::Recording& rec, const ReportOptions& o
 
 double jsonPercent(uint64_t part, uint64_t whole) { return std::round(analysis::percent(part, whole) * 1e4) / 1e4; }
 
+std::string metricColumn(const ReportOptions& options) {
+  std::string column = options.metric->name;
+  column[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(column[0])));
+  return column;
+}
+
 void writeTextHeader(std::ostream& out, const analysis::Recording& rec, const ReportOptions& options,
-                     uint64_t samples) {
+                     const analysis::ViewTotals& totals) {
   writeField(out, "File", options.file);
   writeField(out, "Recording", recordingLine(rec));
   writeField(out, "Duration", formatDuration(rec.end_ns) + (rec.ended ? "" : " (unfinished: up to the last readable event)"));
@@ -65,13 +80,14 @@ void writeTextHeader(std::ostream& out, const analysis::Recording& rec, const Re
   for (const std::string& filter : options.filters) writeField(out, "Where", filter);
   // A plain "methods" says nothing the table does not; a navigated name is worth copying.
   if (options.resource.find_first_of("[/") != std::string::npos) writeField(out, "View", options.resource);
-  writeField(out, "Samples", samplesLine(rec, samples));
+  writeField(out, "Samples", samplesLine(rec, totals.samples));
+  writeField(out, "Metric", metricLine(options, totals.value));
   if (rec.lostTotal() > 0 && narrowed(rec, options)) writeField(out, "Lost", lostScopeNote(rec, options));
   for (const std::string& warning : rec.warnings) writeField(out, "Warning", warning);
 }
 
 Json jsonHeader(const analysis::Recording& rec, const ReportOptions& options, std::string_view view,
-                uint64_t samples) {
+                const analysis::ViewTotals& totals) {
   Json lost = Json::object();
   for (const auto& [reason, count] : rec.lost) {
     // Reasons from a newer writer all read as "other": add them up rather than overwrite.
@@ -82,6 +98,9 @@ Json jsonHeader(const analysis::Recording& rec, const ReportOptions& options, st
   if (rec.window.to_ns != analysis::TimeWindow::kOpen) window["to_ns"] = rec.window.to_ns;
   Json header{
       {"view", view},
+      {"event", analysis::eventKindName(options.event)},
+      {"metric", options.metric->name},
+      {"unit", analysis::unitName(options.metric->unit)},
       {"file", options.file},
       {"mode", rec.has_info ? rec.info.mode : "unknown"},
       {"interval_ns", rec.info.interval_ns},
@@ -95,7 +114,8 @@ Json jsonHeader(const analysis::Recording& rec, const ReportOptions& options, st
       {"recording_duration_ns", rec.end_ns},
       {"finished", rec.ended},
       {"window", window},
-      {"samples", samples},
+      {"samples", totals.samples},
+      {"total", totals.value},
       {"lost", lost},
       {"lost_total", rec.lostTotal()},
       {"warnings", rec.warnings},

@@ -1,5 +1,6 @@
-// The header every report starts with: which file, what was recorded, over which time, how
-// many samples were taken and how many were lost and why, and what the reader had to skip.
+// The header every report starts with: which file, what was recorded, over which time, which
+// events the view counts and in which metric, how many samples were taken and how many were
+// lost and why, and what the reader had to skip.
 // A profile that hides its losses misleads, so no view is printed without it.
 #pragma once
 
@@ -10,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "analysis/recording.h"
+#include "analysis/view.h"
 
 namespace stackscope::exporting {
 
@@ -19,6 +20,8 @@ using Json = nlohmann::ordered_json;  // keeps keys in the order written, for pe
 // What a report is about, as the command line named it.
 struct ReportOptions {
   std::string file;  // the recording's path as the user gave it
+  analysis::EventKind event = analysis::EventKind::Cpu;  // what the view counts, and in which metric
+  const analysis::MetricInfo* metric = &analysis::defaultMetric(analysis::EventKind::Cpu);
   size_t top = 0;    // rows to print; 0 prints all
   // What narrowed the view (empty when nothing did), printed so a view can be named again.
   std::string resource;             // canonical resource name, e.g. "threads[main]/methods"
@@ -36,12 +39,17 @@ struct ReportOptions {
   size_t rows(size_t available) const { return top == 0 || top > available ? available : top; }
 };
 
-// `samples` is the number of samples in the view (the base of every percentage).
+// `totals` are the view's: its samples and its value in the metric (the base of every percentage).
 void writeTextHeader(std::ostream& out, const analysis::Recording& recording, const ReportOptions& options,
-                     uint64_t samples);
-// The header as the first members of a view's JSON object.
+                     const analysis::ViewTotals& totals);
+// The header as the first members of a view's JSON object: it names the view, its event kind,
+// metric and unit, and gives `total`, the view's value in that unit.
 Json jsonHeader(const analysis::Recording& recording, const ReportOptions& options, std::string_view view,
-                uint64_t samples);
+                const analysis::ViewTotals& totals);
+
+// A column or JSON member holding the metric's values: "Samples" / "samples", "Time" / "time"…
+std::string metricColumn(const ReportOptions& options);
+inline std::string metricKey(const ReportOptions& options) { return options.metric->name; }
 
 // Percentages in JSON are rounded to 4 decimals: enough for any comparison, and stable
 // output for golden files.

@@ -24,8 +24,8 @@ Json orNull(const std::optional<T>& value) {
 }  // namespace
 
 void writeStatusText(std::ostream& out, const analysis::Recording& rec, const std::vector<analysis::StatusRow>& rows,
-                     uint64_t samples, const ReportOptions& options) {
-  writeTextHeader(out, rec, options, samples);
+                     const analysis::ViewTotals& totals, const ReportOptions& options) {
+  writeTextHeader(out, rec, options, totals);
   out << '\n';
   if (rows.empty()) {
     out << "No status report in the selected time.\n";
@@ -52,9 +52,9 @@ void writeStatusText(std::ostream& out, const analysis::Recording& rec, const st
   writeCutNote(out, shown, rows.size(), "status reports");
 }
 
-Json statusJson(const analysis::Recording& rec, const std::vector<analysis::StatusRow>& rows, uint64_t samples,
-                const ReportOptions& options) {
-  Json json = jsonHeader(rec, options, "status", samples);
+Json statusJson(const analysis::Recording& rec, const std::vector<analysis::StatusRow>& rows,
+                const analysis::ViewTotals& totals, const ReportOptions& options) {
+  Json json = jsonHeader(rec, options, "status", totals);
   Json reports = Json::array();
   const size_t shown = options.rows(rows.size());
   for (size_t i = 0; i < shown; ++i) {

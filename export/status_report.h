@@ -10,10 +10,10 @@
 
 namespace stackscope::exporting {
 
-// `samples`: the samples of the selection, for the common header.
+// `totals`: the events of the selection, for the common header.
 void writeStatusText(std::ostream& out, const analysis::Recording& recording, const std::vector<analysis::StatusRow>& rows,
-                     uint64_t samples, const ReportOptions& options);
-Json statusJson(const analysis::Recording& recording, const std::vector<analysis::StatusRow>& rows, uint64_t samples,
-                const ReportOptions& options);
+                     const analysis::ViewTotals& totals, const ReportOptions& options);
+Json statusJson(const analysis::Recording& recording, const std::vector<analysis::StatusRow>& rows,
+                const analysis::ViewTotals& totals, const ReportOptions& options);
 
 }  // namespace stackscope::exporting

@@ -12,7 +12,7 @@ using Align = TextTable::Align;
 
 void writeMethodsText(std::ostream& out, const analysis::Recording& rec, const analysis::MethodStats& stats,
                       const ReportOptions& options) {
-  writeTextHeader(out, rec, options, stats.samples);
+  writeTextHeader(out, rec, options, stats.totals);
   out << '\n';
   const analysis::MethodNames names(rec);
   TextTable table;
@@ -25,8 +25,8 @@ void writeMethodsText(std::ostream& out, const analysis::Recording& rec, const a
   const size_t shown = options.rows(stats.methods.size());
   for (size_t i = 0; i < shown; ++i) {
     const analysis::MethodStat& m = stats.methods[i];
-    std::vector<std::string> row{std::to_string(m.self), formatPercent(analysis::percent(m.self, stats.samples)),
-                                 std::to_string(m.total), formatPercent(analysis::percent(m.total, stats.samples))};
+    std::vector<std::string> row{std::to_string(m.self), formatPercent(analysis::percent(m.self, stats.totals.value)),
+                                 std::to_string(m.total), formatPercent(analysis::percent(m.total, stats.totals.value))};
     if (options.kinds) row.push_back(analysis::frameKindName(m.kinds));
     row.push_back(frameLabel(names, m.method, m.line));
     table.addRow(std::move(row));
@@ -37,7 +37,7 @@ void writeMethodsText(std::ostream& out, const analysis::Recording& rec, const a
 
 void writeTreeText(std::ostream& out, const analysis::Recording& rec, const analysis::CallTree& tree,
                    const ReportOptions& options) {
-  writeTextHeader(out, rec, options, tree.samples());
+  writeTextHeader(out, rec, options, tree.totals);
   out << '\n';
   const analysis::MethodNames names(rec);
   TextTable table;
@@ -60,17 +60,17 @@ void writeTreeText(std::ostream& out, const analysis::Recording& rec, const anal
 
 void writeThreadsText(std::ostream& out, const analysis::Recording& rec, const analysis::ThreadStats& stats,
                       const ReportOptions& options) {
-  writeTextHeader(out, rec, options, stats.samples);
+  writeTextHeader(out, rec, options, stats.totals);
   out << '\n';
   // One column per state that occurs. In cpu mode every sample is "running", which says
-  // nothing the Samples column does not, so states are shown in wall mode or when they differ.
+  // nothing the value column does not, so states are shown for wall events or when they differ.
   std::vector<size_t> states;
   for (size_t s = 0; s < stats.states.size(); ++s)
     if (stats.states[s] > 0) states.push_back(s);
-  if (rec.info.mode != "wall" && states.size() < 2) states.clear();
+  if (options.event != analysis::EventKind::Wall && states.size() < 2) states.clear();
 
   TextTable table;
-  table.addColumn("Samples", Align::Right);
+  table.addColumn(metricColumn(options), Align::Right);
   table.addColumn("Pct", Align::Right);
   for (size_t s : states) table.addColumn(format::threadStateName(static_cast<format::ThreadState>(s)), Align::Right);
   table.addColumn("Tid", Align::Right);
@@ -78,7 +78,7 @@ void writeThreadsText(std::ostream& out, const analysis::Recording& rec, const a
   const size_t shown = options.rows(stats.threads.size());
   for (size_t i = 0; i < shown; ++i) {
     const analysis::ThreadStat& t = stats.threads[i];
-    std::vector<std::string> row{std::to_string(t.samples), formatPercent(analysis::percent(t.samples, stats.samples))};
+    std::vector<std::string> row{std::to_string(t.value), formatPercent(analysis::percent(t.value, stats.totals.value))};
     for (size_t s : states) row.push_back(std::to_string(t.states[s]));
     row.push_back(std::to_string(rec.threads[t.thread].os_tid));
     row.push_back(analysis::threadName(rec, t.thread));

@@ -37,10 +37,10 @@ std::string stackLabel(const std::vector<std::string>& frames) {
 
 void writeVirtualThreadsText(std::ostream& out, const analysis::Recording& rec, const analysis::VirtualThreadStats& stats,
                              const ReportOptions& options) {
-  writeTextHeader(out, rec, options, stats.all_samples);
-  writeField(out, "Virtual", fmt::format("{} virtual threads on {} carriers, {} samples ({})", stats.threads,
-                                         stats.carriers, stats.samples,
-                                         formatPercent(analysis::percent(stats.samples, stats.all_samples))));
+  writeTextHeader(out, rec, options, stats.totals);
+  writeField(out, "Virtual", fmt::format("{} virtual threads on {} carriers, {} {} ({})", stats.threads,
+                                         stats.carriers, stats.value, metricKey(options),
+                                         formatPercent(analysis::percent(stats.value, stats.totals.value))));
   std::string states;
   for (size_t s = 0; s < stats.states.size(); ++s) {
     if (stats.states[s] == 0) continue;
@@ -50,7 +50,7 @@ void writeVirtualThreadsText(std::ostream& out, const analysis::Recording& rec, 
   writeField(out, "States", states.empty() ? "none" : states);
   out << '\n';
   TextTable table;
-  table.addColumn("Samples", TextTable::Align::Right);
+  table.addColumn(metricColumn(options), TextTable::Align::Right);
   table.addColumn("Pct", TextTable::Align::Right);
   table.addColumn("Threads", TextTable::Align::Right);
   table.addColumn("Stack", TextTable::Align::Left);
@@ -58,7 +58,7 @@ void writeVirtualThreadsText(std::ostream& out, const analysis::Recording& rec, 
   const analysis::MethodNames methods(rec);
   for (size_t i = 0; i < shown; ++i) {
     const analysis::VirtualStack& hot = stats.stacks[i];
-    table.addRow({std::to_string(hot.samples), formatPercent(analysis::percent(hot.samples, stats.all_samples)),
+    table.addRow({std::to_string(hot.value), formatPercent(analysis::percent(hot.value, stats.totals.value)),
                   std::to_string(hot.threads),
                   stackLabel(frameNames(rec, methods, hot.stack, &analysis::MethodName::display))});
   }
@@ -68,18 +68,18 @@ void writeVirtualThreadsText(std::ostream& out, const analysis::Recording& rec, 
 
 Json virtualThreadsJson(const analysis::Recording& rec, const analysis::VirtualThreadStats& stats,
                         const ReportOptions& options) {
-  Json out = jsonHeader(rec, options, "vthreads", stats.all_samples);
+  Json out = jsonHeader(rec, options, "vthreads", stats.totals);
   out["virtual_threads"] = stats.threads;
   out["carriers"] = stats.carriers;
-  out["virtual_samples"] = stats.samples;
+  out["virtual_" + metricKey(options)] = stats.value;
   out["states"] = stateCounts(stats.states);
   Json stacks = Json::array();
   const size_t shown = options.rows(stats.stacks.size());
   const analysis::MethodNames methods(rec);
   for (size_t i = 0; i < shown; ++i) {
     const analysis::VirtualStack& hot = stats.stacks[i];
-    stacks.push_back({{"samples", hot.samples},
-                      {"pct", jsonPercent(hot.samples, stats.all_samples)},
+    stacks.push_back({{metricKey(options), hot.value},
+                      {"pct", jsonPercent(hot.value, stats.totals.value)},
                       {"threads", hot.threads},
                       {"frames", frameNames(rec, methods, hot.stack, &analysis::MethodName::name)}});
   }

@@ -64,11 +64,11 @@ class HostileFilesTest : public ::testing::Test {
 TEST_F(HostileFilesTest, ARecordCountOf2To32IsNotAnAllocation) {
   const std::string path = dir_.file("lying.ssr");
   writeReferenceRecording(path, /*finish=*/false);
-  const size_t honest = analysis::loadRecording(path).samples.size();
+  const size_t honest = analysis::loadRecording(path).events.size();
   ASSERT_GT(honest, 0u);
   setFirstEventChunkCount(path, 0xffffffffu);
   const analysis::Recording r = analysis::loadRecording(path);
-  EXPECT_EQ(r.samples.size(), honest);  // everything the chunks hold is still read
+  EXPECT_EQ(r.events.size(), honest);  // everything the chunks hold is still read
   const bool warned = std::any_of(r.warnings.begin(), r.warnings.end(),
                                   [](const std::string& w) { return w.find("claims 4294967295 records but holds") != std::string::npos; });
   EXPECT_TRUE(warned);

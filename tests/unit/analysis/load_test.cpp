@@ -17,7 +17,7 @@ using testing::kMs;
 
 uint64_t sampleCount(const Recording& r) {
   uint64_t n = 0;
-  for (const Sample& s : r.samples) n += s.weight;
+  for (const Event& s : r.events) n += s.weight;
   return n;
 }
 
@@ -38,7 +38,7 @@ TEST_F(LoadTest, LoadsMapDataAndEvents) {
   EXPECT_EQ(r.viewDurationNs(), 70 * kMs);
   EXPECT_TRUE(r.warnings.empty());
   EXPECT_EQ(sampleCount(r), 14u);
-  EXPECT_EQ(r.samples.size(), 13u);  // one record of weight 2
+  EXPECT_EQ(r.events.size(), 13u);  // one record of weight 2
   EXPECT_EQ(r.statuses.size(), 2u);
   EXPECT_EQ(methodName(r, 4), "app.Util$Inner.leaf");
   EXPECT_EQ(methodSignature(r, 4), "(I)I");
@@ -64,7 +64,7 @@ TEST_F(LoadTest, LostCountsAreSummedByReason) {
 TEST_F(LoadTest, WindowKeepsEventsInsideItHalfOpen) {
   const Recording r = loadRecording(path_, {20 * kMs, 50 * kMs});
   ASSERT_EQ(sampleCount(r), 5u);  // main 20, 30, 40; sleeper 20, 30 (50 is outside)
-  for (const Sample& s : r.samples) {
+  for (const Event& s : r.events) {
     EXPECT_GE(s.time_ns, 20 * kMs);
     EXPECT_LT(s.time_ns, 50 * kMs);
   }
@@ -82,7 +82,7 @@ TEST_F(LoadTest, WindowBeforeTheLastChunkStillKnowsTheRecordingEnded) {
 
 TEST_F(LoadTest, WindowPastTheEndIsEmpty) {
   const Recording r = loadRecording(path_, {100 * kMs, TimeWindow::kOpen});
-  EXPECT_TRUE(r.samples.empty());
+  EXPECT_TRUE(r.events.empty());
   EXPECT_EQ(r.viewDurationNs(), 0);
 }
 
@@ -116,7 +116,7 @@ TEST_F(LoadTest, SamplesWhoseStacksWereLostStayInTheTotals) {
   testing::corruptChunk(path_, 0);  // the map chunk: methods, threads and stacks are gone
   const Recording r = loadRecording(path_);
   EXPECT_EQ(sampleCount(r), 14u);
-  for (const Sample& s : r.samples) EXPECT_EQ(s.stack, 0u);
+  for (const Event& s : r.events) EXPECT_EQ(s.stack, 0u);
   ASSERT_EQ(r.warnings.size(), 2u);
   EXPECT_NE(r.warnings[1].find("13 samples refer to stack traces missing"), std::string::npos) << r.warnings[1];
   EXPECT_EQ(threadName(r, 1), "<thread #1>");
@@ -132,8 +132,8 @@ TEST_F(LoadTest, EveryTruncationAndEveryFlippedByteIsHandled) {
     try {
       const Recording r = loadRecording(damaged_path);
       EXPECT_LE(sampleCount(r), 14u) << what;
-      EXPECT_LE(computeMethodStats(r).samples, 14u) << what;
-      EXPECT_EQ(buildCallTree(r).samples(), computeThreadStats(r).samples) << what;
+      EXPECT_LE(computeMethodStats(r, ownEvents(r)).totals.samples, 14u) << what;
+      EXPECT_EQ(buildCallTree(r, ownEvents(r)).totals.value, computeThreadStats(r, ownEvents(r)).totals.value) << what;
     } catch (const format::FormatError&) {
     }
   };

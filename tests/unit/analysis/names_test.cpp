@@ -65,9 +65,9 @@ class NamesTest : public ::testing::Test {
     return out;
   }
   uint64_t kept(const std::string& where) const {
-    const SamplePredicate keep = compileWhere(*parseWhere(where), rec_);
+    const EventPredicate keep = compileWhere(*parseWhere(where), rec_);
     uint64_t n = 0;
-    for (const Sample& s : rec_.samples) n += keep(s) ? s.weight : 0;
+    for (const Event& s : rec_.events) n += keep(s) ? s.weight : 0;
     return n;
   }
   testing::TempDir dir_;
@@ -118,13 +118,13 @@ TEST_F(NamesTest, PatternsSelectOverloadsByJavaOrJvmSignature) {
 }
 
 TEST_F(NamesTest, MethodStatisticKeepsOverloadsApartAndMergesLambdas) {
-  const MethodStats stats = computeMethodStats(rec_);
+  const MethodStats stats = computeMethodStats(rec_, ownEvents(rec_));
   const MethodNames names(rec_);
   std::map<std::string, std::pair<uint64_t, uint64_t>> rows;
   for (const MethodStat& m : stats.methods) {
     EXPECT_TRUE(rows.emplace(names[m.method].display, std::pair{m.self, m.total}).second) << "two rows read " << names[m.method].display;
   }
-  EXPECT_EQ(stats.samples, 15u);
+  EXPECT_EQ(stats.totals.samples, 15u);
   EXPECT_EQ(rows["app.Main.work(int)"], (std::pair<uint64_t, uint64_t>{7, 7}));
   EXPECT_EQ(rows["app.Main.work(String)"], (std::pair<uint64_t, uint64_t>{3, 3}));
   EXPECT_EQ(rows["app.Main$$Lambda.run"], (std::pair<uint64_t, uint64_t>{0, 3}));
@@ -135,7 +135,7 @@ TEST_F(NamesTest, MethodStatisticKeepsOverloadsApartAndMergesLambdas) {
 }
 
 TEST_F(NamesTest, AnOverloadCallingAnotherIsNotRecursion) {
-  const CallTree tree = buildCallTree(rec_);
+  const CallTree tree = buildCallTree(rec_, ownEvents(rec_));
   const MethodNames names(rec_);
   bool seen = false;
   for (uint32_t id : tree.preorder()) {
@@ -151,7 +151,7 @@ TEST_F(NamesTest, AnOverloadCallingAnotherIsNotRecursion) {
 }
 
 TEST_F(NamesTest, TreeMergesLambdasThatNormaliseAlikeAndKeepsTheirBodiesApart) {
-  const CallTree tree = buildCallTree(rec_);
+  const CallTree tree = buildCallTree(rec_, ownEvents(rec_));
   std::vector<uint32_t> lambda_nodes;
   for (uint32_t id : tree.preorder())
     if (tree.nodes[id].method == kLambda14 || tree.nodes[id].method == kLambda21) lambda_nodes.push_back(id);
@@ -164,7 +164,7 @@ TEST_F(NamesTest, TreeMergesLambdasThatNormaliseAlikeAndKeepsTheirBodiesApart) {
 }
 
 TEST_F(NamesTest, LinesSplitRowsByTheLineOfEachFrame) {
-  const MethodStats stats = computeMethodStats(rec_, {}, true);
+  const MethodStats stats = computeMethodStats(rec_, ownEvents(rec_), true);
   std::map<std::pair<uint32_t, uint32_t>, std::pair<uint64_t, uint64_t>> rows;  // (method, line) -> (self, total)
   for (const MethodStat& m : stats.methods) rows[{m.method, m.line}] = {m.self, m.total};
   EXPECT_EQ((rows[{kWorkInt, 21}]), (std::pair<uint64_t, uint64_t>{3, 3}));  // bci 5
@@ -173,7 +173,7 @@ TEST_F(NamesTest, LinesSplitRowsByTheLineOfEachFrame) {
   EXPECT_EQ((rows[{kMain, 11}]), (std::pair<uint64_t, uint64_t>{0, 3}));
   EXPECT_EQ((rows[{kMain, 14}]), (std::pair<uint64_t, uint64_t>{0, 2}));
   EXPECT_EQ((rows[{kHashCode, 0}]), (std::pair<uint64_t, uint64_t>{2, 2}));  // native: no line
-  const CallTree tree = buildCallTree(rec_, {}, true);
+  const CallTree tree = buildCallTree(rec_, ownEvents(rec_), true);
   size_t main_nodes = 0;
   for (uint32_t id : tree.preorder()) main_nodes += tree.nodes[id].method == kMain ? 1 : 0;
   EXPECT_EQ(main_nodes, 4u);  // main at lines 11, 12, 13 and 14
@@ -244,8 +244,8 @@ TEST(ResourceNameSignatures, ParametersKeepTheirCommasAndBrackets) {
 }
 
 TEST_F(NamesTest, CallersFocusOnOneOverload) {
-  const CallersTree tree = buildCallers(rec_, {"app.Main.work(String)"});
-  EXPECT_EQ(tree.samples(), 3u);
+  const CallersTree tree = buildCallers(rec_, {"app.Main.work(String)"}, ownEvents(rec_));
+  EXPECT_EQ(tree.focusValue(), 3u);
   ASSERT_EQ(tree.nodes[CallersTree::kRoot].children.size(), 1u);
   EXPECT_EQ(tree.nodes[tree.nodes[CallersTree::kRoot].children[0]].method, uint32_t{kWorkString});
 }

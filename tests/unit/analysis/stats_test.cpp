@@ -37,8 +37,8 @@ class StatsTest : public ::testing::Test {
 };
 
 TEST_F(StatsTest, MethodsSelfAndTotalSortedBySelfThenTotalThenName) {
-  const MethodStats stats = computeMethodStats(rec_);
-  EXPECT_EQ(stats.samples, 14u);
+  const MethodStats stats = computeMethodStats(rec_, ownEvents(rec_));
+  EXPECT_EQ(stats.totals.samples, 14u);
   const std::vector<Row> expected = {
       {"app.Work.a", 5, 10},         {"java.lang.Thread.sleep", 4, 4}, {"app.Util$Inner.leaf", 3, 3},
       {"app.Work.b", 2, 2},          {"app.Main.main", 0, 7},          {"app.Worker.run", 0, 7}};
@@ -47,14 +47,14 @@ TEST_F(StatsTest, MethodsSelfAndTotalSortedBySelfThenTotalThenName) {
 
 TEST_F(StatsTest, RecursionCountsOncePerSampleInTotal) {
   // Only main > a > b > a > b has b, twice on each of its 2 samples: total 2, not 4.
-  const MethodStats stats = computeMethodStats(rec_, [](const Sample& s) { return s.time_ns == 40 * kMs; });
-  EXPECT_EQ(stats.samples, 1u);
+  const MethodStats stats = computeMethodStats(rec_, ownEvents(rec_, [](const Event& s) { return s.time_ns == 40 * kMs; }));
+  EXPECT_EQ(stats.totals.samples, 1u);
   for (const MethodStat& m : stats.methods) EXPECT_LE(m.total, 1u) << methodName(rec_, m.method);
 }
 
 TEST_F(StatsTest, PredicateNarrowsTheView) {
-  const MethodStats stats = computeMethodStats(rec_, [](const Sample& s) { return s.thread == 2; });
-  EXPECT_EQ(stats.samples, 3u);
+  const MethodStats stats = computeMethodStats(rec_, ownEvents(rec_, [](const Event& s) { return s.thread == 2; }));
+  EXPECT_EQ(stats.totals.samples, 3u);
   const std::vector<Row> expected = {{"app.Work.a", 3, 3}, {"app.Worker.run", 0, 3}};
   EXPECT_EQ(rows(rec_, stats), expected);
 }
@@ -81,8 +81,8 @@ std::vector<TreeRow> treeRows(const Recording& r, const CallTree& tree) {
 }
 
 TEST_F(StatsTest, CallTreeLevelRecursionCallsBaseCum) {
-  const CallTree tree = buildCallTree(rec_);
-  EXPECT_EQ(tree.samples(), 14u);
+  const CallTree tree = buildCallTree(rec_, ownEvents(rec_));
+  EXPECT_EQ(tree.totals.value, 14u);
   const std::vector<TreeRow> expected = {
       {0, 0, 1, 0, 7, "app.Main.main"},
       {1, 0, 1, 2, 7, "app.Work.a"},
@@ -99,42 +99,42 @@ TEST_F(StatsTest, CallTreeLevelRecursionCallsBaseCum) {
 
 TEST_F(StatsTest, CallsCountEntriesPerThreadNotSamples) {
   // Thread 1 alone: a path that stays on the stack for several samples is entered once.
-  const CallTree tree = buildCallTree(rec_, [](const Sample& s) { return s.thread == 1; });
+  const CallTree tree = buildCallTree(rec_, ownEvents(rec_, [](const Event& s) { return s.thread == 1; }));
   const auto r = treeRows(rec_, tree);
   ASSERT_FALSE(r.empty());
   EXPECT_EQ(r[0], (TreeRow{0, 0, 1, 0, 7, "app.Main.main"}));
 }
 
 TEST_F(StatsTest, ThreadsAndStates) {
-  const ThreadStats stats = computeThreadStats(rec_);
-  EXPECT_EQ(stats.samples, 14u);
+  const ThreadStats stats = computeThreadStats(rec_, ownEvents(rec_));
+  EXPECT_EQ(stats.totals.samples, 14u);
   ASSERT_EQ(stats.threads.size(), 3u);
   const auto state = [](const ThreadStat& t, format::ThreadState s) { return t.states[static_cast<size_t>(s)]; };
   EXPECT_EQ(threadName(rec_, stats.threads[0].thread), "main");
-  EXPECT_EQ(stats.threads[0].samples, 7u);
+  EXPECT_EQ(stats.threads[0].value, 7u);
   EXPECT_EQ(state(stats.threads[0], format::ThreadState::Running), 6u);
   EXPECT_EQ(state(stats.threads[0], format::ThreadState::Blocked), 1u);
   EXPECT_EQ(threadName(rec_, stats.threads[1].thread), "sleeper");
   EXPECT_EQ(state(stats.threads[1], format::ThreadState::Sleeping), 4u);
   EXPECT_EQ(threadName(rec_, stats.threads[2].thread), "worker-1");
-  EXPECT_EQ(stats.threads[2].samples, 3u);
+  EXPECT_EQ(stats.threads[2].value, 3u);
 }
 
 TEST_F(StatsTest, WindowedStatistics) {
   const Recording r = loadRecording(dir_.file("ref.ssr"), {20 * kMs, 50 * kMs});
   const std::vector<Row> expected = {{"java.lang.Thread.sleep", 2, 2}, {"app.Work.a", 1, 3}, {"app.Util$Inner.leaf", 1, 1},
                                      {"app.Work.b", 1, 1},             {"app.Main.main", 0, 3}, {"app.Worker.run", 0, 2}};
-  EXPECT_EQ(rows(r, computeMethodStats(r)), expected);
+  EXPECT_EQ(rows(r, computeMethodStats(r, ownEvents(r))), expected);
 }
 
 TEST(EmptyRecording, StatisticsOfNoSamplesAreEmpty) {
   testing::TempDir dir;
   testing::writeReferenceRecording(dir.file("ref.ssr"));
   const Recording r = loadRecording(dir.file("ref.ssr"), {1000 * kMs, TimeWindow::kOpen});
-  EXPECT_EQ(computeMethodStats(r).samples, 0u);
-  EXPECT_TRUE(computeMethodStats(r).methods.empty());
-  EXPECT_TRUE(buildCallTree(r).preorder().empty());
-  EXPECT_TRUE(computeThreadStats(r).threads.empty());
+  EXPECT_EQ(computeMethodStats(r, ownEvents(r)).totals.samples, 0u);
+  EXPECT_TRUE(computeMethodStats(r, ownEvents(r)).methods.empty());
+  EXPECT_TRUE(buildCallTree(r, ownEvents(r)).preorder().empty());
+  EXPECT_TRUE(computeThreadStats(r, ownEvents(r)).threads.empty());
 }
 
 }  // namespace

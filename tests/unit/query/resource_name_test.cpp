@@ -49,13 +49,13 @@ TEST(ResourceName, BecomesOneFilter) {
   r.threads.resize(3);
   r.threads[1] = {true, "t1", 1, 1, 0, 0};
   r.threads[2] = {true, "t2", 2, 2, 0, 0};
-  r.samples = {{0, 1, 1, format::ThreadState::Running, 1}, {1, 2, 2, format::ThreadState::Running, 1},
+  r.events = {{0, 1, 1, format::ThreadState::Running, 1}, {1, 2, 2, format::ThreadState::Running, 1},
                {2, 2, 3, format::ThreadState::Sleeping, 1}};
   auto keeps = [&](const std::string& text) {
     const auto filter = parseResourceName(text).filter();
     std::vector<bool> out;
-    const auto keep = filter ? compileWhere(*filter, r) : SamplePredicate{};
-    for (const Sample& s : r.samples) out.push_back(!keep || keep(s));
+    const auto keep = filter ? compileWhere(*filter, r) : EventPredicate{};
+    for (const Event& s : r.events) out.push_back(!keep || keep(s));
     return out;
   };
   using V = std::vector<bool>;

@@ -28,14 +28,14 @@ Recording makeRecording() {
   // Annotation 1: user u1, request r-7; annotation 2: user u2, no request.
   r.strings.insert(r.strings.end(), {"u1", "r-7", "u2"});
   r.annotations = {{}, {8, 0, 9, 0, 0}, {10, 0, 0, 0, 0}};
-  r.samples = {{0, 1, 1, format::ThreadState::Running, 1, 1}, {1, 2, 2, format::ThreadState::Sleeping, 1, 2}};
+  r.events = {{0, 1, 1, format::ThreadState::Running, 1, 1}, {1, 2, 2, format::ThreadState::Sleeping, 1, 2}};
   return r;
 }
 
 std::vector<bool> keeps(const Recording& r, const std::string& where) {
   const auto keep = compileWhere(*parseWhere(where), r);
   std::vector<bool> out;
-  for (const Sample& s : r.samples) out.push_back(keep(s));
+  for (const Event& s : r.events) out.push_back(keep(s));
   return out;
 }
 

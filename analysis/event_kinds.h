@@ -1,0 +1,58 @@
+// The kinds of events the front-end knows, each with the metrics a view can count it by.
+// Every view is written once over events of any kind (view.h): a trace adds a kind here and
+// a decoder in the loader, never a copy of a view. A kind is listed here before any trace
+// writes it, so its metrics and units are fixed when it arrives.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace stackscope::analysis {
+
+enum class EventKind : uint8_t { Cpu, Wall, Alloc, Live, Lock, Wait, Exception, Gc };
+inline constexpr size_t kEventKindCount = 8;
+
+enum class MetricUnit : uint8_t { Count, Nanoseconds, Bytes };
+
+// Where the value of one event in a metric comes from.
+enum class MetricSource : uint8_t {
+  Weight,               // the samples or occurrences the event stands for
+  WeightTimesInterval,  // a time sample's share of time: its weight times the sampling interval
+  Amount,               // a quantity the event carries (Recording::amounts[column]): bytes, ns
+};
+
+// Stored quantities per event (the columns of Recording::amounts): alloc has two, objects and bytes.
+inline constexpr size_t kAmountColumns = 2;
+
+struct MetricInfo {
+  const char* name;   // as --metric takes it
+  MetricUnit unit;
+  MetricSource source;
+  uint8_t column = 0;  // with MetricSource::Amount
+};
+
+struct EventKindInfo {
+  EventKind kind;
+  const char* name;  // as --event takes it
+  const char* what;  // for people: "CPU time samples"
+  std::vector<MetricInfo> metrics;  // the first with the name "samples", or else the first, is the default
+};
+
+std::span<const EventKindInfo> eventKinds();
+const EventKindInfo& eventKindInfo(EventKind kind);
+const char* eventKindName(EventKind kind);
+std::optional<EventKind> parseEventKind(std::string_view name);
+
+const char* unitName(MetricUnit unit);  // "count", "ns", "bytes"
+// The metric `name` of `kind`, or nullptr when the kind has none of that name.
+const MetricInfo* findMetric(EventKind kind, std::string_view name);
+const MetricInfo& defaultMetric(EventKind kind);
+// "samples (count), time (ns)": what a user can choose from.
+std::string metricList(EventKind kind);
+
+}  // namespace stackscope::analysis
