@@ -153,6 +153,18 @@ void writeRecordingInfo(Agent& agent, JNIEnv* jni) {
   agent.writer.writeInfo(info);
 }
 
+// The stack walk goes on from a compiled method's prologue or epilogue with the code cache's
+// layout (compiled_code.h). Bound once; never freed: a late signal may still read it.
+void bindCompiledCode() {
+  VmStructs vm;
+  auto* code = new CompiledCode;
+  if (vm.bind(lookupJvmSymbol) && code->bind(vm)) {
+    setCompiledCode(code);
+  } else {
+    delete code;
+  }
+}
+
 // The writer and wall sampler threads are never sampled: the profile is the application's.
 bool isAgentThread(JNIEnv* jni, jthread thread) {
   return g_agent->writer_thread.isWriterThread(jni, thread) || g_agent->wall.isSamplerThread(jni, thread);
@@ -165,6 +177,7 @@ void JNICALL onVMInit(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread) {
   createMethodIdsForLoadedClasses(jvmti, jni);
   // Regions generated before the event was enabled are announced again; known ones are ignored.
   jvmti->GenerateEvents(JVMTI_EVENT_DYNAMIC_CODE_GENERATED);
+  bindCompiledCode();
   writeRecordingInfo(agent, jni);  // before the writer thread exists: no lock needed
   if (replacedForeignSigprofHandler()) agent.writer.writeAgentWarning({0, foreignHandlerWarning()});
   if (!agent.writer_thread.start(jni)) {

@@ -23,6 +23,7 @@
 #include <cstring>
 
 #include "agent/clocks.h"
+#include "agent/compiled_frame_edges.h"
 #include "agent/stub_unwind.h"
 #include "agent/thread_registry.h"
 #include "agent/wall_pending.h"
@@ -63,7 +64,7 @@ constexpr jint kNotWalkableJava = -6;   // ticks_not_walkable_Java
 uintptr_t readStackWord(uintptr_t addr) { return *reinterpret_cast<const uintptr_t*>(addr); }
 
 // Walks again from `regs` (a caller frame) on a copy of the interrupted context.
-bool walkFrom(const WalkRegisters& regs, ASGCT_CallTrace& trace, const ucontext_t& context) {
+bool walkFrom(const WalkRegisters& regs, ASGCT_CallTrace& trace, jint depth, const ucontext_t& context) {
   ucontext_t moved = context;
   // regs.pc is a return address: the instruction after the call, whose debug information
   // may already belong to the next (inlined) method. One byte back is inside the call, so
@@ -72,7 +73,7 @@ bool walkFrom(const WalkRegisters& regs, ASGCT_CallTrace& trace, const ucontext_
   moved.uc_mcontext.gregs[REG_RSP] = static_cast<greg_t>(regs.sp);
   moved.uc_mcontext.gregs[REG_RBP] = static_cast<greg_t>(regs.fp);
   trace.num_frames = 0;
-  g_walk(&trace, kMaxFrames, &moved);
+  g_walk(&trace, depth, &moved);
   return trace.num_frames > 0;
 }
 
@@ -85,10 +86,41 @@ bool walkFromStubCaller(const ThreadSlot& thread, ASGCT_CallTrace& trace, void* 
   const WalkRegisters regs{static_cast<uintptr_t>(gregs[REG_RIP]), static_cast<uintptr_t>(gregs[REG_RSP]),
                            static_cast<uintptr_t>(gregs[REG_RBP])};
   WalkRegisters caller;
-  if (callerOfFramelessStub(regs, thread.stack, readStackWord, caller) && walkFrom(caller, trace, context)) {
+  if (callerOfFramelessStub(regs, thread.stack, readStackWord, caller) && walkFrom(caller, trace, kMaxFrames, context)) {
     return true;
   }
-  return callerOfFramedStub(regs, thread.stack, readStackWord, caller) && walkFrom(caller, trace, context);
+  return callerOfFramedStub(regs, thread.stack, readStackWord, caller) && walkFrom(caller, trace, kMaxFrames, context);
+}
+
+std::atomic<const CompiledCode*> g_compiled_code{nullptr};
+
+// Only called on addresses inside a compiled method's code (compiled_frame_edges.h).
+uint8_t readCodeByte(uintptr_t addr) { return *reinterpret_cast<const uint8_t*>(addr); }
+
+enum class EdgeWalk { NotCompiled, Walked, Failed };
+
+// A walk that failed in a compiled Java method's prologue or epilogue, where AsyncGetCallTrace
+// misreads the frame: walked again from the caller, the method itself on top (bci 0: its
+// entry, as no bytecode of it runs there). A pc in no compiled method is left to the stub
+// retry; one in a method's body, or an edge not read with certainty, stays a failure.
+EdgeWalk walkFromFrameEdge(const ThreadSlot& thread, ASGCT_CallTrace& trace, jint depth, void* ucontext) {
+  const CompiledCode* code = g_compiled_code.load(std::memory_order_acquire);
+  const auto& context = *static_cast<const ucontext_t*>(ucontext);
+  const greg_t* gregs = context.uc_mcontext.gregs;
+  const WalkRegisters regs{static_cast<uintptr_t>(gregs[REG_RIP]), static_cast<uintptr_t>(gregs[REG_RSP]),
+                           static_cast<uintptr_t>(gregs[REG_RBP])};
+  CompiledMethodCode method;
+  if (!code || !code->find(regs.pc, method)) return EdgeWalk::NotCompiled;
+  const void* method_id = code->methodId(method.method);
+  WalkRegisters caller;
+  if (!method_id || depth < 2 || !callerOfFrameEdge(method, regs, thread.stack, readStackWord, readCodeByte, caller)) {
+    return EdgeWalk::Failed;
+  }
+  ASGCT_CallTrace below{trace.env, 0, trace.frames + 1};
+  if (!walkFrom(caller, below, depth - 1, context)) return EdgeWalk::Failed;
+  trace.frames[0] = {0, static_cast<jmethodID>(const_cast<void*>(method_id))};
+  trace.num_frames = below.num_frames + 1;
+  return EdgeWalk::Walked;
 }
 
 // Puts the stub the thread was interrupted in on top of the Java frames walked from its
@@ -112,6 +144,8 @@ jint walk(const ThreadSlot& thread, RawFrame* frames, void* ucontext) {
 #if defined(__x86_64__)
   const jint first = trace.num_frames;
   if (first == kNotInJava || first == kUnknownJava || first == kNotWalkableJava) {
+    const EdgeWalk edge = walkFromFrameEdge(thread, trace, kMaxFrames, ucontext);
+    if (edge != EdgeWalk::NotCompiled) return edge == EdgeWalk::Walked ? trace.num_frames : first;
     // A sample recovered this way counts as any other; one that is not, for the first reason.
     return walkFromStubCaller(thread, trace, ucontext) ? addStubFrame(frames, trace.num_frames, ucontext) : first;
   }
@@ -232,6 +266,14 @@ bool replacedForeignSigprofHandler() { return g_replaced_foreign_handler; }
 bool captureHandlerStillInstalled() {
   struct sigaction current{};
   return sigaction(SIGPROF, nullptr, &current) == 0 && (current.sa_flags & SA_SIGINFO) && current.sa_sigaction == onSigprof;
+}
+
+void setCompiledCode(const CompiledCode* code) {
+#if defined(__x86_64__)
+  g_compiled_code.store(code, std::memory_order_release);
+#else
+  (void)code;
+#endif
 }
 
 void setCaptureActive(bool active) { g_active.store(active, std::memory_order_release); }

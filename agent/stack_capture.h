@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "agent/code_regions.h"
+#include "agent/compiled_code.h"
 #include "agent/lost_counters.h"
 #include "agent/sample_slot.h"
 
@@ -17,6 +18,10 @@ struct CaptureConfig {
   bool wall = false;                     // signals come from the wall sampler, not CPU timers
   const CodeRegions* code_regions = nullptr;  // names the stubs a sample stops in; never freed
 };
+
+// The code cache's compiled methods (compiled_code.h), bound at VMInit: a walk that fails in a
+// method's prologue or epilogue goes on from its caller. Never freed once set.
+void setCompiledCode(const CompiledCode* code);
 
 // Looks up AsyncGetCallTrace in the JVM; null if this JVM does not have it.
 void* findAsyncGetCallTrace();

@@ -27,6 +27,8 @@ T fieldAt(const char* entry, uint64_t offset) {
 
 bool VmStructs::bind(SymbolLookup lookup) {
   structs_ = nullptr;
+  int_constants_ = nullptr;
+  has_type_strings_ = false;
   const char* structs = nullptr;
   const char* types = nullptr;
   const bool ok = readSymbol(lookup, "gHotSpotVMStructs", structs) &&
@@ -44,6 +46,14 @@ bool VmStructs::bind(SymbolLookup lookup) {
   if (!ok || !structs || !types || struct_stride_ == 0 || type_stride_ == 0) return false;
   structs_ = structs;
   types_ = types;
+  has_type_strings_ = readSymbol(lookup, "gHotSpotVMStructEntryTypeStringOffset", struct_type_string_);
+  const char* constants = nullptr;
+  if (readSymbol(lookup, "gHotSpotVMIntConstants", constants) &&
+      readSymbol(lookup, "gHotSpotVMIntConstantEntryArrayStride", int_constant_stride_) &&
+      readSymbol(lookup, "gHotSpotVMIntConstantEntryNameOffset", int_constant_name_) &&
+      readSymbol(lookup, "gHotSpotVMIntConstantEntryValueOffset", int_constant_value_) && int_constant_stride_ != 0) {
+    int_constants_ = constants;
+  }
   return true;
 }
 
@@ -77,6 +87,24 @@ uint64_t VmStructs::typeSize(std::string_view type) const {
     const char* type_name = stringAt(entry, type_type_name_);
     if (!type_name) return 0;
     if (type == type_name) return fieldAt<uint64_t>(entry, type_size_);
+  }
+}
+
+uint64_t VmStructs::fieldSize(std::string_view type, std::string_view field) const {
+  const char* entry = has_type_strings_ ? findField(type, field) : nullptr;
+  const char* type_string = entry ? stringAt(entry, struct_type_string_) : nullptr;
+  return type_string ? typeSize(type_string) : 0;
+}
+
+bool VmStructs::intConstant(std::string_view name, int32_t& value) const {
+  if (!int_constants_) return false;
+  for (const char* entry = int_constants_;; entry += int_constant_stride_) {
+    const char* entry_name = stringAt(entry, int_constant_name_);
+    if (!entry_name) return false;
+    if (name == entry_name) {
+      value = fieldAt<int32_t>(entry, int_constant_value_);
+      return true;
+    }
   }
 }
 

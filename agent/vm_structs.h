@@ -29,6 +29,12 @@ class VmStructs {
   int64_t fieldOffset(std::string_view type, std::string_view field) const;
   // The size of a type in bytes, or 0 when not listed.
   uint64_t typeSize(std::string_view type) const;
+  // The size of an instance field's declared type (int, u2, int16_t, ...): fields change
+  // width between JDKs. 0 when unknown (not listed, or a table without type strings).
+  uint64_t fieldSize(std::string_view type, std::string_view field) const;
+  // A named integer constant (gHotSpotVMIntConstants: enum values such as
+  // "CodeBlobKind::Nmethod"); false when not listed.
+  bool intConstant(std::string_view name, int32_t& value) const;
 
  private:
   // The entry describing type.field, or nullptr.
@@ -42,6 +48,12 @@ class VmStructs {
   uint64_t struct_is_static_ = 0;
   uint64_t struct_offset_ = 0;
   uint64_t struct_address_ = 0;
+  bool has_type_strings_ = false;  // the two optional parts: older tables and fakes may lack them
+  uint64_t struct_type_string_ = 0;
+  const char* int_constants_ = nullptr;
+  uint64_t int_constant_stride_ = 0;
+  uint64_t int_constant_name_ = 0;
+  uint64_t int_constant_value_ = 0;
   const char* types_ = nullptr;
   uint64_t type_stride_ = 0;
   uint64_t type_type_name_ = 0;
