@@ -7,12 +7,12 @@
 // NOT thread-safe and NOT async-signal-safe: it allocates, opens files and takes libdw's
 // locks. The agent calls it from its writer thread only; signal handlers record raw addresses.
 //
-// Cost, measured with tests/native_programs/symbolizer_cost on running JVMs (JDK 17 and 25;
-// figures and command in docs/benchmarks.md): creating a Symbolizer 0.2-0.4 ms (it reads
-// /proc/PID/maps; module files are opened lazily); the first address in libjvm.so 35-260 ms
-// (reads its .symtab and sorts its ~49k functions); then 2-12 us for each new address (binary
-// search + demangling), well under 1 us for one seen before; 10-11.5 MB more resident for
-// libjvm.so's tables. 97% of addresses spread over libjvm.so's code get a name.
+// Cost, measured with tests/native_programs/symbolizer_cost on running JVMs, from outside and
+// from inside (JDK 17 and 25; figures and commands in docs/benchmarks.md): creating a
+// Symbolizer 0.3-0.6 ms (it reads /proc/PID/maps; module files are opened lazily); the first
+// address in libjvm.so 27-90 ms (reads its .symtab and sorts its ~49k functions); then 3-7 us
+// for each new address (binary search + demangling), 0.03 us for one seen before; about
+// 10 MB more resident for libjvm.so's tables. 97% of addresses over libjvm.so's code get a name.
 #pragma once
 
 #include <sys/types.h>

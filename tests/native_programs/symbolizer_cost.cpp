@@ -1,10 +1,15 @@
-// Measures what the native room costs on a running JVM (not a test: its figures are noted in
-// native/symbolizer.h). Usage: symbolizer_cost PID [ADDRESSES]
+// Measures what the native room costs on a running JVM (not a test: its figures are in
+// docs/benchmarks.md). From outside: symbolizer_cost PID [ADDRESSES]. From inside, as the
+// agent does it (its own process, from a thread of its own), the same code built as
+// libsymbolizer_cost_preload.so: LD_PRELOAD=.../libsymbolizer_cost_preload.so java ...
+// measures 3 s after the JVM starts and prints to stderr.
 // Prints the time to make a Symbolizer for the process, to symbolize the first address in
 // libjvm.so (which loads its symbol table), then ADDRESSES (default 20000) distinct addresses
 // spread over libjvm.so's code, then the same again (cached); the memory the symbolizer took;
 // the share of addresses named; a few names; and the time to list the threads with their CPU.
+#include <pthread.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
@@ -44,15 +49,7 @@ bool libjvmCode(pid_t pid, unsigned long& start, unsigned long& end) {
   return false;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  if (argc < 2) {
-    std::fprintf(stderr, "usage: symbolizer_cost PID [ADDRESSES]\n");
-    return 1;
-  }
-  pid_t pid = static_cast<pid_t>(std::atoi(argv[1]));
-  int count = argc > 2 ? std::atoi(argv[2]) : 20000;
+int measure(pid_t pid, int count, FILE* out) {
   unsigned long code_start = 0, code_end = 0;
   if (count <= 0 || !libjvmCode(pid, code_start, code_end)) {
     std::fprintf(stderr, "symbolizer_cost: no libjvm.so code in process %d\n", static_cast<int>(pid));
@@ -93,20 +90,44 @@ int main(int argc, char** argv) {
   }
   double threads_ms = msSince(start);
 
-  std::printf("create: %.2f ms\n", create_ms);
-  std::printf("first libjvm.so address (loads its symbol table): %.2f ms -> %s\n", first_ms,
+  std::fprintf(out, "create: %.2f ms\n", create_ms);
+  std::fprintf(out, "first libjvm.so address (loads its symbol table): %.2f ms -> %s\n", first_ms,
               native::display(first).c_str());
-  std::printf("%d distinct libjvm.so addresses: %.3f us each, %d named (%.1f%%)\n", count,
+  std::fprintf(out, "%d distinct libjvm.so addresses: %.3f us each, %d named (%.1f%%)\n", count,
               distinct_ms * 1000 / count, named, 100.0 * named / count);
-  std::printf("the same again, cached: %.3f us each\n", cached_ms * 1000 / count);
-  std::printf("memory: %ld kB more resident\n", rss_after - rss_before);
-  std::printf("listThreads + threadCpuTimeNs of %zu threads: %.2f ms (their CPU: %.0f ms)\n",
+  std::fprintf(out, "the same again, cached: %.3f us each\n", cached_ms * 1000 / count);
+  std::fprintf(out, "memory: %ld kB more resident\n", rss_after - rss_before);
+  std::fprintf(out, "listThreads + threadCpuTimeNs of %zu threads: %.2f ms (their CPU: %.0f ms)\n",
               threads.size(), threads_ms, total_cpu_ns / 1e6);
-  for (int i = 0; i < count; i += count / 8) std::printf("  %s\n", native::display(symbolizer.symbolize(pcs[i])).c_str());
+  for (int i = 0; i < count; i += count / 8) std::fprintf(out, "  %s\n", native::display(symbolizer.symbolize(pcs[i])).c_str());
   for (const native::ProcessThread& thread : threads)
     if (thread.name.find("GC") != std::string::npos || thread.name.find("Compiler") != std::string::npos ||
         thread.name == "VM Thread")
-      std::printf("  thread %d '%s' cpu %.0f ms\n", static_cast<int>(thread.tid), thread.name.c_str(),
+      std::fprintf(out, "  thread %d '%s' cpu %.0f ms\n", static_cast<int>(thread.tid), thread.name.c_str(),
                   native::threadCpuTimeNs(pid, thread.tid) / 1e6);
   return 0;
 }
+
+}  // namespace
+
+#ifdef SYMBOLIZER_COST_PRELOAD
+namespace {
+void* measureInside(void*) {
+  sleep(3);  // the JVM is up, libjvm.so mapped
+  measure(getpid(), 20000, stderr);
+  return nullptr;
+}
+__attribute__((constructor)) void startMeasuring() {
+  pthread_t thread;
+  if (pthread_create(&thread, nullptr, measureInside, nullptr) == 0) pthread_detach(thread);
+}
+}  // namespace
+#else
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: symbolizer_cost PID [ADDRESSES]\n");
+    return 1;
+  }
+  return measure(static_cast<pid_t>(std::atoi(argv[1])), argc > 2 ? std::atoi(argv[2]) : 20000, stdout);
+}
+#endif
