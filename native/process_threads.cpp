@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -21,6 +22,7 @@ ssize_t readSmallFile(const char* path, char* buffer, size_t capacity) {
   size_t used = 0;
   while (used + 1 < capacity) {
     ssize_t n = read(fd, buffer + used, capacity - 1 - used);
+    if (n < 0 && errno == EINTR) continue;  // a profiling signal is not the thread's end
     if (n < 0) {
       close(fd);
       return -1;
