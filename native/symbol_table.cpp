@@ -1,6 +1,7 @@
 #include "native/symbol_table.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace stackscope::native {
 
@@ -10,11 +11,12 @@ void SymbolTable::add(uint64_t start, uint64_t size, const char* name, Binding b
 
 void SymbolTable::finish() {
   // At one address, the best-bound name first (glibc's __getpid before its weak alias getpid),
-  // then the longest; only that one is kept.
+  // then the longest, then the first by name (the same choice every run); only that one is kept.
   std::sort(functions_.begin(), functions_.end(), [](const Function& a, const Function& b) {
     if (a.start != b.start) return a.start < b.start;
     if (a.binding != b.binding) return a.binding > b.binding;
-    return a.end > b.end;
+    if (a.end != b.end) return a.end > b.end;
+    return std::strcmp(a.name, b.name) < 0;
   });
   functions_.erase(std::unique(functions_.begin(), functions_.end(),
                                [](const Function& a, const Function& b) { return a.start == b.start; }),

@@ -168,12 +168,27 @@ NativeSymbol Symbolizer::lookup(uint64_t pc) {
   return symbol;
 }
 
+NativeSymbol Symbolizer::lookupKernel(uint64_t pc) {
+  NativeSymbol symbol;
+  symbol.pc = pc;
+  symbol.module = "[kernel]";
+  symbol.module_offset = pc;  // unnamed kernel frames keep their address
+  SymbolTable::Match match = kernel_.find(pc);
+  if (match.name != nullptr) {
+    symbol.function = match.name;
+    symbol.offset = match.offset;
+  }
+  return symbol;
+}
+
 NativeSymbol Symbolizer::symbolize(uint64_t pc) {
   auto cached = cache_.find(pc);
   if (cached != cache_.end()) return cached->second;
 
   NativeSymbol symbol;
-  if (dwfl_ != nullptr) {
+  if (KernelSymbols::isKernelAddress(pc)) {
+    symbol = lookupKernel(pc);
+  } else if (dwfl_ != nullptr) {
     symbol = lookup(pc);
     if (symbol.module.empty()) {
       // Not in the modules read last: maybe a library loaded since. The answer is kept only

@@ -2,7 +2,9 @@
 // elfutils' libdwfl, which reads the process's module list from /proc/PID/maps and each
 // module's ELF symbol table (.symtab when the file has one, as Debian's libjvm.so does, else
 // .dynsym). Separate debug-info files are not searched: no disk scans of /usr/lib/debug and
-// no debuginfod network requests from inside a profiled process.
+// no debuginfod network requests from inside a profiled process. Kernel addresses (perf
+// callchains) are named from /proc/kallsyms (native/kernel_symbols.h), read at the first one
+// (about 150 ms here).
 //
 // NOT thread-safe and NOT async-signal-safe: it allocates, opens files and takes libdw's
 // locks. The agent calls it from its writer thread only; signal handlers record raw addresses.
@@ -22,6 +24,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "native/kernel_symbols.h"
 #include "native/symbol_table.h"
 
 struct Dwfl;
@@ -31,7 +34,8 @@ namespace stackscope::native {
 
 struct NativeSymbol {
   std::string function;        // demangled when it is a C++ name; empty when unknown
-  std::string module;          // file basename ("libjvm.so", "libc.so.6"); empty when no module
+  std::string module;          // file basename ("libjvm.so", "libc.so.6"), "[vdso]", "[kernel]";
+                               // empty when no module
   uint64_t offset = 0;         // pc - function start (when function is known)
   uint64_t module_offset = 0;  // pc as an address of the module's ELF file (what addr2line takes)
   uint64_t pc = 0;
@@ -69,6 +73,7 @@ class Symbolizer {
  private:
   bool reportModules();
   NativeSymbol lookup(uint64_t pc);
+  NativeSymbol lookupKernel(uint64_t pc);
   const SymbolTable& tableOf(Dwfl_Module* module);
 
   pid_t pid_;
@@ -77,6 +82,7 @@ class Symbolizer {
   Dwfl* dwfl_ = nullptr;
   std::string error_;
   std::unordered_map<Dwfl_Module*, SymbolTable> tables_;  // built at a module's first address
+  KernelSymbols kernel_;  // read at the first kernel address
   std::unordered_map<uint64_t, NativeSymbol> cache_;
 };
 
