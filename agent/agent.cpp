@@ -30,6 +30,7 @@
 #include "agent/recording_file.h"
 #include "agent/sample_slot.h"
 #include "agent/stack_capture.h"
+#include "agent/vm_structs.h"
 #include "agent/sampling_health.h"
 #include "agent/status.h"
 #include "agent/thread_registry.h"
@@ -61,8 +62,15 @@ struct Agent {
         status(gc, lost, options),
         tracker(env, registry, meta, lost, options, start_ns),
         wall(env, registry, tracker, ring, lost, options.interval_ns, start_ns),
+        native_threads(registry, meta, options.interval_ns, start_ns),
         writer_thread({env, &writer, &ring, &lost, &meta, &registry, &status, &annotations, &options, &code_regions,
-                       start_ns}) {}
+                       samplesJvmThreads(options) ? &native_threads : nullptr, start_ns}) {}
+
+  // Mixed mode in cpu mode samples the JVM's own threads, unless a collection-time filter
+  // leaves out every thread but those of matching annotations (which JVM threads never have).
+  static bool samplesJvmThreads(const Options& options) {
+    return options.native && options.mode == SampleMode::Cpu && options.filter.empty();
+  }
 
   jvmtiEnv* jvmti;
   const Options options;
@@ -80,6 +88,7 @@ struct Agent {
   StatusSampler status;
   ThreadTracker tracker;
   WallSampler wall;
+  NativeThreads native_threads;  // the writer thread scans for them
   WriterThread writer_thread;
   bool recording = false;  // between VMInit and VMDeath (callbacks of those two only)
   format::NonSafepointDebug non_safepoint_debug = format::NonSafepointDebug::Off;
@@ -153,6 +162,14 @@ void writeRecordingInfo(Agent& agent, JNIEnv* jni) {
   agent.writer.writeInfo(info);
 }
 
+// Native frames end where the JVM's code cache begins: without its bounds there are none.
+void findCodeCacheBounds() {
+  VmStructs vm;
+  if (!vm.bind(lookupJvmSymbol)) return;
+  setCodeCacheBounds(static_cast<const uintptr_t*>(vm.staticAddress("CodeCache", "_low_bound")),
+                     static_cast<const uintptr_t*>(vm.staticAddress("CodeCache", "_high_bound")));
+}
+
 // The stack walk goes on from a compiled method's prologue or epilogue with the code cache's
 // layout (compiled_code.h). Bound once; never freed: a late signal may still read it.
 void bindCompiledCode() {
@@ -177,6 +194,7 @@ void JNICALL onVMInit(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread) {
   createMethodIdsForLoadedClasses(jvmti, jni);
   // Regions generated before the event was enabled are announced again; known ones are ignored.
   jvmti->GenerateEvents(JVMTI_EVENT_DYNAMIC_CODE_GENERATED);
+  if (agent.options.native) findCodeCacheBounds();
   bindCompiledCode();
   writeRecordingInfo(agent, jni);  // before the writer thread exists: no lock needed
   if (replacedForeignSigprofHandler()) agent.writer.writeAgentWarning({0, foreignHandlerWarning()});
@@ -208,6 +226,7 @@ void JNICALL onVMDeath(jvmtiEnv*, JNIEnv* jni) {
   setJavaApiActive(false);
   if (agent.options.mode == SampleMode::Wall) agent.wall.stop(kStopTimeoutNs);
   agent.registry.close();  // no more CPU timers, no more threads
+  agent.native_threads.close();
   setCaptureActive(false);
   agent.writer_thread.finish(jni, kStopTimeoutNs);
   agent.tracker.dropForeign(jni);
@@ -331,7 +350,9 @@ jint load(JavaVM* vm, const Options& options, const std::string& text) {
   initJavaApi({&agent->meta, &agent->annotations, &agent->registry, agent->start_ns,
                options.mode == SampleMode::Cpu});
   const bool wall = options.mode == SampleMode::Wall;
-  if (!installCaptureHandler({walk, &agent->ring, &agent->lost, agent->start_ns, wall, &agent->code_regions})) {
+  const NativeThreads* native_threads = Agent::samplesJvmThreads(options) ? &agent->native_threads : nullptr;
+  if (!installCaptureHandler({walk, &agent->ring, &agent->lost, agent->start_ns, wall, &agent->code_regions,
+                              native_threads, options.native, vm})) {
     return refuse(options.strict, "stackscope: cannot install the SIGPROF handler");
   }
   if (replacedForeignSigprofHandler()) std::fprintf(stderr, "stackscope: warning: %s\n", foreignHandlerWarning().c_str());

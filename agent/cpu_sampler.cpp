@@ -17,7 +17,7 @@ namespace {
 // Whether perf_event_open refused once: then every thread goes straight to POSIX timers.
 std::atomic<bool> g_perf_unavailable{false};
 
-int openTaskClock(int64_t interval_ns, bool exclude_kernel) {
+int openTaskClock(pid_t tid, int64_t interval_ns, bool exclude_kernel) {
   perf_event_attr attr{};
   attr.size = sizeof(attr);
   attr.type = PERF_TYPE_SOFTWARE;
@@ -28,14 +28,14 @@ int openTaskClock(int64_t interval_ns, bool exclude_kernel) {
   // threads only in user mode; a tick landing in kernel mode is then skipped by the kernel.
   attr.exclude_kernel = exclude_kernel ? 1 : 0;
   attr.exclude_hv = 1;
-  return static_cast<int>(syscall(SYS_perf_event_open, &attr, 0 /* calling thread */, -1, -1, PERF_FLAG_FD_CLOEXEC));
+  return static_cast<int>(syscall(SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC));
 }
 
 bool startTaskClock(ThreadSlot& slot, int64_t interval_ns, bool armed) {
-  int fd = openTaskClock(interval_ns, false);
-  if (fd < 0) fd = openTaskClock(interval_ns, true);
+  int fd = openTaskClock(slot.tid, interval_ns, false);
+  if (fd < 0) fd = openTaskClock(slot.tid, interval_ns, true);
   if (fd < 0) return false;
-  f_owner_ex owner{F_OWNER_TID, gettid()};  // signal this thread, not the process
+  f_owner_ex owner{F_OWNER_TID, slot.tid};  // signal that thread, not the process
   if (fcntl(fd, F_SETOWN_EX, &owner) != 0 || fcntl(fd, F_SETSIG, SIGPROF) != 0 ||
       fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_ASYNC) != 0 || (armed && ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) != 0)) {
     close(fd);
@@ -53,13 +53,18 @@ itimerspec periodic(int64_t interval_ns) {
   return spec;
 }
 
+// The CPU clock of thread `tid` of this process: the kernel's encoding of a per-thread CPU
+// clock id (what pthread_getcpuclockid returns), which needs no pthread_t.
+clockid_t threadCpuClock(pid_t tid) { return static_cast<clockid_t>((~static_cast<unsigned>(tid) << 3) | 6); }
+
 bool startPosixTimer(ThreadSlot& slot, int64_t interval_ns, bool armed) {
   sigevent event{};
-  event.sigev_notify = SIGEV_THREAD_ID;  // this thread, not any thread of the process
+  event.sigev_notify = SIGEV_THREAD_ID;  // that thread, not any thread of the process
   event.sigev_signo = SIGPROF;
-  event._sigev_un._tid = gettid();  // glibc 2.36 lacks the sigev_notify_thread_id name
+  event.sigev_value.sival_ptr = &slot;   // tells the handler whose timer fired
+  event._sigev_un._tid = slot.tid;  // glibc 2.36 lacks the sigev_notify_thread_id name
   timer_t timer;
-  if (timer_create(CLOCK_THREAD_CPUTIME_ID, &event, &timer) != 0) return false;
+  if (timer_create(threadCpuClock(slot.tid), &event, &timer) != 0) return false;
   const itimerspec spec = periodic(interval_ns);
   if (armed && timer_settime(timer, 0, &spec, nullptr) != 0) {
     timer_delete(timer);
@@ -79,6 +84,11 @@ bool startThreadTimer(ThreadSlot& slot, int64_t interval_ns, bool armed) {
     g_perf_unavailable.store(true, std::memory_order_relaxed);
   }
   return startPosixTimer(slot, interval_ns, armed);
+}
+
+bool signalFromTimerOf(const ThreadSlot& slot, const siginfo_t* info) {
+  if (info->si_code == SI_TIMER) return slot.has_timer && info->si_value.sival_ptr == &slot;
+  return slot.perf_fd >= 0 && info->si_fd == slot.perf_fd;
 }
 
 void armThreadTimer(ThreadSlot& slot, bool armed) {

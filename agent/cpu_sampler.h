@@ -5,12 +5,14 @@
 //  * a perf_event software task-clock counter of the thread, overflowing every interval and
 //    signalling the thread (F_SETOWN_EX/F_SETSIG). It runs on high-resolution timers, so it
 //    keeps its rate at 1 ms and below;
-//  * a POSIX timer on the thread's CPU clock (timer_create, CLOCK_THREAD_CPUTIME_ID). The
+//  * a POSIX timer on the thread's CPU clock (timer_create on its per-thread CPU clock). The
 //    kernel checks those only at its tick (HZ=250 here: every 4 ms), so asking 1 ms gives
 //    about 250 samples/s, the rest counted as TimerOverrun; it is the fallback where
 //    perf_event_open is not allowed (perf_event_paranoid 3, seccomp).
 // setitimer is not used: it is process-wide and tick-bound as well.
 #pragma once
+
+#include <signal.h>
 
 #include <cstdint>
 
@@ -18,9 +20,12 @@
 
 namespace stackscope::agent {
 
-// Creates the calling thread's timer, armed or not (the slot must belong to the calling
-// thread: the timer measures the CPU time of the thread that creates it).
+// Creates the timer of thread slot.tid (of this process), armed or not. Its signals go to
+// that thread and identify the slot: a POSIX timer's si_value is the slot, a task-clock's
+// si_fd is slot.perf_fd.
 bool startThreadTimer(ThreadSlot& slot, int64_t interval_ns, bool armed);
+// Whether the SIGPROF described by `info` came from `slot`'s own timer. Async-signal-safe.
+bool signalFromTimerOf(const ThreadSlot& slot, const siginfo_t* info);
 // Arms or disarms an existing timer (registry mutex held). A thread the annotation filter
 // leaves out is not interrupted at all: its timer stops counting, not just its samples.
 void armThreadTimer(ThreadSlot& slot, bool armed);

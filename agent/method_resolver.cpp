@@ -1,5 +1,7 @@
 #include "agent/method_resolver.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <string>
 
@@ -55,6 +57,21 @@ uint32_t MethodResolver::stubId(const char* name) {
     writer_.writeMethod({it->second, writer_.internString(""), writer_.internString(std::string("[stub] ") + name),
                          writer_.internString(""), 0, {}});
   }
+  return it->second;
+}
+
+uint32_t MethodResolver::nativeId(uintptr_t pc) {
+  if (auto it = native_by_pc_.find(pc); it != native_by_pc_.end()) return it->second;
+  if (!symbolizer_) symbolizer_ = std::make_unique<native::Symbolizer>(getpid());
+  const native::NativeSymbol symbol = symbolizer_->symbolize(pc);
+  const std::string name = native::display(symbol);
+  auto [it, inserted] = native_by_name_.try_emplace(symbol.module + '\n' + name, next_id_);
+  if (inserted) {
+    ++next_id_;
+    writer_.writeMethod({it->second, writer_.internString(""), writer_.internString(name), writer_.internString(""),
+                         symbol.module.empty() ? 0 : writer_.internString(symbol.module), {}});
+  }
+  native_by_pc_.emplace(pc, it->second);
   return it->second;
 }
 

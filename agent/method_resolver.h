@@ -7,10 +7,12 @@
 #include <jvmti.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <unordered_map>
 
 #include "format/writer.h"
+#include "native/symbolizer.h"
 
 namespace stackscope::agent {
 
@@ -27,6 +29,10 @@ class MethodResolver {
   // The pseudo-method "[stub] NAME" (no class) for a frame in generated code that is not a
   // Java method (code_regions.h); one per name, however many regions carry it.
   uint32_t stubId(const char* name);
+  // The pseudo-method for the native function holding `pc` (mixed mode: a frame of the JVM,
+  // a JNI library, libc): its demangled name, with the module as its source file
+  // ("libjvm.so"); one per function, however many addresses fall in it.
+  uint32_t nativeId(uintptr_t pc);
 
  private:
   format::MethodRecord describe(JNIEnv* jni, jmethodID method, uint32_t id);
@@ -37,6 +43,9 @@ class MethodResolver {
   uint32_t next_id_ = 1;
   uint32_t truncated_id_ = 0;
   std::unordered_map<std::string, uint32_t> stub_ids_;
+  std::unique_ptr<native::Symbolizer> symbolizer_;  // made at the first native frame
+  std::unordered_map<uintptr_t, uint32_t> native_by_pc_;
+  std::unordered_map<std::string, uint32_t> native_by_name_;  // module + '\n' + function
 };
 
 }  // namespace stackscope::agent

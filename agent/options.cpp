@@ -9,8 +9,9 @@ namespace stackscope::agent {
 
 namespace {
 
-constexpr std::string_view kKnownKeys = "event, interval, file, overwrite, children, status, filter, strict";
-constexpr std::string_view kValueKeys[] = {"event", "interval", "file", "overwrite", "children", "status", "filter"};
+constexpr std::string_view kKnownKeys = "event, interval, file, overwrite, children, native, status, filter, strict";
+constexpr std::string_view kValueKeys[] = {"event",  "interval", "file",  "overwrite",
+                                           "children", "native", "status", "filter"};
 
 std::string badOption(std::string_view item, std::string_view why) {
   std::string message = "stackscope: bad agent option '";
@@ -94,6 +95,7 @@ bool applyItem(std::string_view item, Options& options, std::string& why) {
   }
   if (key == "filter") return options.filter.parse(value, why);
   if (key == "overwrite") return parseYesNo(value, options.overwrite, why);
+  if (key == "native") return parseYesNo(value, options.native, why);
   if (key == "children") {
     bool follow = false;
     if (!parseYesNo(value, follow, why)) return false;

@@ -1,7 +1,8 @@
 // The agent's option string, "event=cpu,interval=10ms,file=out.ssr,status=1s,strict",
 // optionally with "filter=user:u1;application:shop*" (annotation_filter.h; repeated filter=
 // items add their entries to one filter; any other option given twice is an error, since
-// silently taking one of two values hides a mistake), "overwrite=no" and "children=yes|no".
+// silently taking one of two values hides a mistake), "overwrite=no", "children=yes|no" and
+// "native=yes|no" (mixed mode, native_threads.h).
 // Pure parsing: no JVMTI, no I/O, so it is unit-tested on its own, and `stackscope record`
 // runs the same parser on the string it is about to pass, so a mistake fails before the JVM
 // starts with exactly the agent's message (target stackscope_agent_options).
@@ -29,6 +30,10 @@ struct Options {
   std::string file;                         // stackscope-<pid>.ssr when not given; %p, %t not expanded yet
   bool overwrite = true;                    // false: a non-empty file is never replaced (file_name.h)
   Children children = Children::Keep;
+  // Mixed mode: native frames on top of Java ones, and in cpu mode the JVM's own threads
+  // (GC, compilers) sampled too. Off with a collection-time filter: those threads have no
+  // annotation, and other users pay nothing.
+  bool native = true;
   int64_t status_interval_ns = 1'000'000'000;  // 1s
   bool strict = false;
   AnnotationFilter filter;  // empty: every thread is recorded

@@ -23,6 +23,9 @@ struct RawFrame {
 // code_regions.h): its `method` holds the region's index + 1 instead of a jmethodID.
 // AsyncGetCallTrace never writes this bci.
 inline constexpr int32_t kStubFrameBci = INT32_MIN;
+// A native frame (mixed mode, native_threads.h): `method` holds a code address, the pc of the
+// innermost frame or a return address minus one (inside the call), symbolized by the writer.
+inline constexpr int32_t kNativeFrameBci = INT32_MIN + 1;
 
 struct RepeatEntry {
   uint32_t thread;

@@ -14,7 +14,9 @@
 #include <dlfcn.h>
 #include <jni.h>
 #include <signal.h>
+#include <sys/syscall.h>
 #include <ucontext.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -24,6 +26,7 @@
 
 #include "agent/clocks.h"
 #include "agent/compiled_frame_edges.h"
+#include "agent/cpu_sampler.h"
 #include "agent/stub_unwind.h"
 #include "agent/thread_registry.h"
 #include "agent/wall_pending.h"
@@ -80,16 +83,17 @@ bool walkFrom(const WalkRegisters& regs, ASGCT_CallTrace& trace, jint depth, con
 // A walk that failed in a JIT stub (stub_unwind.h), tried again from the Java method that
 // called the stub: first as if the stub were a frameless leaf, then as if it had a frame.
 // AsyncGetCallTrace refuses a pc outside Java code, so a wrong guess just fails again.
-bool walkFromStubCaller(const ThreadSlot& thread, ASGCT_CallTrace& trace, void* ucontext) {
+bool walkFromStubCaller(const ThreadSlot& thread, ASGCT_CallTrace& trace, jint depth, void* ucontext) {
+  if (!thread.stack_ready.load(std::memory_order_acquire)) return false;
   const auto& context = *static_cast<const ucontext_t*>(ucontext);
   const greg_t* gregs = context.uc_mcontext.gregs;
   const WalkRegisters regs{static_cast<uintptr_t>(gregs[REG_RIP]), static_cast<uintptr_t>(gregs[REG_RSP]),
                            static_cast<uintptr_t>(gregs[REG_RBP])};
   WalkRegisters caller;
-  if (callerOfFramelessStub(regs, thread.stack, readStackWord, caller) && walkFrom(caller, trace, kMaxFrames, context)) {
+  if (callerOfFramelessStub(regs, thread.stack, readStackWord, caller) && walkFrom(caller, trace, depth, context)) {
     return true;
   }
-  return callerOfFramedStub(regs, thread.stack, readStackWord, caller) && walkFrom(caller, trace, kMaxFrames, context);
+  return callerOfFramedStub(regs, thread.stack, readStackWord, caller) && walkFrom(caller, trace, depth, context);
 }
 
 std::atomic<const CompiledCode*> g_compiled_code{nullptr};
@@ -113,7 +117,8 @@ EdgeWalk walkFromFrameEdge(const ThreadSlot& thread, ASGCT_CallTrace& trace, jin
   if (!code || !code->find(regs.pc, method)) return EdgeWalk::NotCompiled;
   const void* method_id = code->methodId(method.method);
   WalkRegisters caller;
-  if (!method_id || depth < 2 || !callerOfFrameEdge(method, regs, thread.stack, readStackWord, readCodeByte, caller)) {
+  if (!method_id || depth < 2 || !thread.stack_ready.load(std::memory_order_acquire) ||
+      !callerOfFrameEdge(method, regs, thread.stack, readStackWord, readCodeByte, caller)) {
     return EdgeWalk::Failed;
   }
   ASGCT_CallTrace below{trace.env, 0, trace.frames + 1};
@@ -125,32 +130,95 @@ EdgeWalk walkFromFrameEdge(const ThreadSlot& thread, ASGCT_CallTrace& trace, jin
 
 // Puts the stub the thread was interrupted in on top of the Java frames walked from its
 // caller; the outermost frame gives way when the walk filled the slot.
-jint addStubFrame(RawFrame* frames, jint num_frames, const void* ucontext) {
+jint addStubFrame(RawFrame* frames, jint num_frames, jint depth, const void* ucontext) {
   if (!g_config.code_regions) return num_frames;
   const auto pc = static_cast<uintptr_t>(static_cast<const ucontext_t*>(ucontext)->uc_mcontext.gregs[REG_RIP]);
   const int32_t region = g_config.code_regions->find(pc);
   if (region < 0) return num_frames;
-  const jint kept = std::min<jint>(num_frames, kMaxFrames - 1);
+  const jint kept = std::min<jint>(num_frames, depth - 1);
   std::memmove(frames + 1, frames, static_cast<size_t>(kept) * sizeof(RawFrame));
   frames[0] = {kStubFrameBci, reinterpret_cast<const void*>(static_cast<uintptr_t>(region) + 1)};
   return kept + 1;
 }
 #endif
 
-// Walks the interrupted thread's stack into `frames`; returns AsyncGetCallTrace's num_frames.
-jint walk(const ThreadSlot& thread, RawFrame* frames, void* ucontext) {
-  ASGCT_CallTrace trace{thread.env, 0, reinterpret_cast<ASGCT_CallFrame*>(frames)};
-  g_walk(&trace, kMaxFrames, ucontext);
+// Walks the Java frames of the interrupted thread into `frames` (at most `depth`); returns
+// AsyncGetCallTrace's num_frames.
+jint walkJava(const ThreadSlot& thread, JNIEnv* env, RawFrame* frames, jint depth, void* ucontext) {
+  ASGCT_CallTrace trace{env, 0, reinterpret_cast<ASGCT_CallFrame*>(frames)};
+  g_walk(&trace, depth, ucontext);
 #if defined(__x86_64__)
   const jint first = trace.num_frames;
   if (first == kNotInJava || first == kUnknownJava || first == kNotWalkableJava) {
-    const EdgeWalk edge = walkFromFrameEdge(thread, trace, kMaxFrames, ucontext);
+    const EdgeWalk edge = walkFromFrameEdge(thread, trace, depth, ucontext);
     if (edge != EdgeWalk::NotCompiled) return edge == EdgeWalk::Walked ? trace.num_frames : first;
     // A sample recovered this way counts as any other; one that is not, for the first reason.
-    return walkFromStubCaller(thread, trace, ucontext) ? addStubFrame(frames, trace.num_frames, ucontext) : first;
+    return walkFromStubCaller(thread, trace, depth, ucontext) ? addStubFrame(frames, trace.num_frames, depth, ucontext)
+                                                               : first;
   }
 #endif
   return trace.num_frames;
+}
+
+#if defined(__x86_64__)
+std::atomic<const uintptr_t*> g_code_cache_low{nullptr};
+std::atomic<const uintptr_t*> g_code_cache_high{nullptr};
+
+// Whether pc lies in the JVM's code cache (compiled Java, the interpreter, stubs), where
+// the Java walk takes over from the native one.
+bool inCodeCache(uintptr_t pc) {
+  const uintptr_t* low = g_code_cache_low.load(std::memory_order_acquire);
+  const uintptr_t* high = g_code_cache_high.load(std::memory_order_acquire);
+  return low && high && pc >= *low && pc < *high;
+}
+
+// Mixed mode: the native frames the thread was interrupted in (JVM runtime, JNI libraries,
+// libc), innermost first, up to the first frame in the code cache. 0 when the pc is in Java
+// code, or the thread's stack is not known yet.
+jint walkNative(ThreadSlot& thread, RawFrame* frames, jint depth, void* ucontext) {
+  const greg_t* gregs = static_cast<const ucontext_t*>(ucontext)->uc_mcontext.gregs;
+  const WalkRegisters regs{static_cast<uintptr_t>(gregs[REG_RIP]), static_cast<uintptr_t>(gregs[REG_RSP]),
+                           static_cast<uintptr_t>(gregs[REG_RBP])};
+  if (!g_code_cache_low.load(std::memory_order_acquire) || inCodeCache(regs.pc)) return 0;
+  if (!thread.stack_ready.load(std::memory_order_acquire)) {
+    thread.native_sp.store(regs.sp, std::memory_order_relaxed);  // for the next scan to find its stack
+    frames[0] = {kNativeFrameBci, reinterpret_cast<const void*>(regs.pc)};
+    return 1;
+  }
+  constexpr int kMaxNativeFrames = 128;  // leaves room for the Java frames
+  uintptr_t pcs[kMaxNativeFrames];
+  const int count = native::walkFramePointers(regs, thread.stack, readStackWord, inCodeCache, pcs,
+                                              std::min<int>(kMaxNativeFrames, depth));
+  for (int i = 0; i < count; ++i) {
+    // A return address is the instruction after the call, maybe already past the caller's end.
+    frames[i] = {kNativeFrameBci, reinterpret_cast<const void*>(i == 0 ? pcs[i] : pcs[i] - 1)};
+  }
+  return count;
+}
+#endif
+
+// The JNIEnv AsyncGetCallTrace needs: a Java thread's own, or for a thread the agent did not
+// register (native_threads.h) the VM's answer, null when it is no JavaThread. jni_GetEnv
+// only reads the VM's thread-local current thread.
+JNIEnv* envOf(const ThreadSlot& thread) {
+  if (thread.env || !g_config.vm) return thread.env;
+  void* env = nullptr;
+  return g_config.vm->GetEnv(&env, JNI_VERSION_1_6) == JNI_OK ? static_cast<JNIEnv*>(env) : nullptr;
+}
+
+// Walks the interrupted thread's stack into `frames`: native frames first (mixed mode), then
+// the Java frames. Returns the frame count, or AsyncGetCallTrace's error when there is no
+// frame at all.
+jint walk(ThreadSlot& thread, RawFrame* frames, void* ucontext) {
+  jint native = 0;
+#if defined(__x86_64__)
+  if (g_config.native_frames) native = walkNative(thread, frames, kMaxFrames, ucontext);
+#endif
+  JNIEnv* env = envOf(thread);
+  const jint java = env ? walkJava(thread, env, frames + native, kMaxFrames - native, ucontext) : kNotInJava;
+  if (java > 0) return native + java;
+  // No Java frame to add: the native ones alone say where the CPU went.
+  return native > 0 ? native : java;
 }
 
 // Whether a walk with this result still makes a sample. In wall mode a thread outside Java
@@ -212,6 +280,13 @@ void handleSample(siginfo_t* info, void* ucontext) {
     g_config.lost->add(format::LostReason::TimerOverrun, static_cast<uint64_t>(info->si_overrun));
   }
   ThreadSlot* thread = currentThreadSlot();
+  if (!g_config.wall && g_config.native_threads) {
+    // Mixed mode: a thread's SIGPROF counts only from its own timer. A Java thread that was
+    // still sampled as a native one (registered since, until the next scan retires that
+    // timer) would otherwise count its CPU twice.
+    if (!thread) thread = g_config.native_threads->find(static_cast<pid_t>(syscall(SYS_gettid)));
+    if (thread && !signalFromTimerOf(*thread, info)) return;
+  }
   if (!thread) {
     g_config.lost->add(format::LostReason::ThreadUnknown);
     return;
@@ -273,6 +348,17 @@ void setCompiledCode(const CompiledCode* code) {
   g_compiled_code.store(code, std::memory_order_release);
 #else
   (void)code;
+#endif
+}
+
+void setCodeCacheBounds(const uintptr_t* low, const uintptr_t* high) {
+#if defined(__x86_64__)
+  if (!low || !high) return;
+  g_code_cache_high.store(high, std::memory_order_release);
+  g_code_cache_low.store(low, std::memory_order_release);  // last: inCodeCache checks both
+#else
+  (void)low;
+  (void)high;
 #endif
 }
 

@@ -1,11 +1,14 @@
 // The SIGPROF handler that captures Java stacks with AsyncGetCallTrace into the sample ring.
 #pragma once
 
+#include <jni.h>
+
 #include <cstdint>
 
 #include "agent/code_regions.h"
 #include "agent/compiled_code.h"
 #include "agent/lost_counters.h"
+#include "agent/native_threads.h"
 #include "agent/sample_slot.h"
 
 namespace stackscope::agent {
@@ -17,11 +20,20 @@ struct CaptureConfig {
   int64_t start_ns = 0;                  // monotonic time 0 of the recording
   bool wall = false;                     // signals come from the wall sampler, not CPU timers
   const CodeRegions* code_regions = nullptr;  // names the stubs a sample stops in; never freed
+  // Mixed mode: the JVM's own threads (null: not sampled) and native frames on top of the Java
+  // ones. Native frames need the code cache's bounds (setCodeCacheBounds), where they end.
+  const NativeThreads* native_threads = nullptr;
+  bool native_frames = false;
+  JavaVM* vm = nullptr;  // the JNIEnv of a native thread that is a JavaThread after all
 };
 
 // The code cache's compiled methods (compiled_code.h), bound at VMInit: a walk that fails in a
 // method's prologue or epilogue goes on from its caller. Never freed once set.
 void setCompiledCode(const CompiledCode* code);
+
+// HotSpot's CodeCache::_low_bound and _high_bound (vm_structs.h), known once the code cache
+// exists (after load, by VMInit). Native frames stop where the pc enters it.
+void setCodeCacheBounds(const uintptr_t* low, const uintptr_t* high);
 
 // Looks up AsyncGetCallTrace in the JVM; null if this JVM does not have it.
 void* findAsyncGetCallTrace();

@@ -35,6 +35,10 @@ struct ThreadSlot {
   uint32_t id = 0;
   pid_t tid = 0;
   StackBounds stack;     // where the handler may read the thread's stack (stub_unwind.h)
+  // Mixed mode (native_threads.h): a native thread's stack is found after its slot is made;
+  // until then `stack` must not be read, and its samples leave their sp here for the scan.
+  std::atomic<bool> stack_ready{true};
+  std::atomic<uintptr_t> native_sp{0};
   bool foreign = false;  // see the top of this file: env, tid and stack are unknown
 
   // The thread's annotation (annotation_table.h id, 0 = none) and whether the collection-time

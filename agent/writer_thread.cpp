@@ -14,6 +14,9 @@ namespace {
 constexpr int64_t kDrainPeriodNs = 20'000'000;
 // Crash consistency: a complete chunk reaches the file at least this often.
 constexpr int64_t kMaxFlushPeriodNs = 1'000'000'000;
+// Mixed mode: the native threads are scanned whenever the thread count changes, and at least
+// this often (a thread that started as another ended leaves the count as it was).
+constexpr int64_t kNativeScanPeriodNs = 1'000'000'000;
 }  // namespace
 
 bool WriterThread::start(JNIEnv* jni) {
@@ -50,6 +53,10 @@ bool WriterThread::finish(JNIEnv* jni, int64_t timeout_ns) {
 void WriterThread::cycle(JNIEnv* jni, bool last) {
   const int64_t now = monotonicNs();
   const int64_t time_ns = now - in_.start_ns;
+  if (in_.native_threads && !last && (now >= next_scan_ns_ || in_.native_threads->threadCountChanged())) {
+    in_.native_threads->scan();  // before drainMeta: the records of the threads it found
+    next_scan_ns_ = now + kNativeScanPeriodNs;
+  }
   drainMeta();
   drainRing(jni);
 
@@ -147,7 +154,8 @@ void WriterThread::writeStack(JNIEnv* jni, const SampleSlot& slot) {
   uint16_t count = slot.count;
   if (slot.carrier != 0) {
     for (uint16_t i = 0; i < slot.count; ++i) {
-      if (slot.frames[i].bci != kStubFrameBci && carrier_frames_.isContinuation(jni, slot.frames[i].method)) {
+      const RawFrame& frame = slot.frames[i];
+      if (frame.bci != kStubFrameBci && frame.bci != kNativeFrameBci && carrier_frames_.isContinuation(jni, frame.method)) {
         count = i;
         break;
       }
@@ -173,6 +181,7 @@ format::Frame WriterThread::frameOf(JNIEnv* jni, const RawFrame& raw) {
     const auto region = static_cast<int32_t>(reinterpret_cast<uintptr_t>(raw.method) - 1);
     return {methods_.stubId(in_.code_regions->name(region)), -1};
   }
+  if (raw.bci == kNativeFrameBci) return {methods_.nativeId(reinterpret_cast<uintptr_t>(raw.method)), -1};
   return {methods_.idFor(jni, raw.method), raw.bci};
 }
 

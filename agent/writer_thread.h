@@ -19,6 +19,7 @@
 #include "agent/lost_counters.h"
 #include "agent/meta_events.h"
 #include "agent/method_resolver.h"
+#include "agent/native_threads.h"
 #include "agent/options.h"
 #include "agent/sample_slot.h"
 #include "agent/status.h"
@@ -38,6 +39,7 @@ struct WriterInputs {
   const AnnotationTable* annotations;
   const Options* options;
   const CodeRegions* code_regions;  // names the stub frames of the stack capture
+  NativeThreads* native_threads;    // mixed mode: scanned every second; null when off
   int64_t start_ns;  // monotonic time 0
 };
 
@@ -76,6 +78,7 @@ class WriterThread {
   bool failed_ = false;
   int64_t next_status_ns_ = 0;  // monotonic
   int64_t next_flush_ns_ = 0;   // monotonic
+  int64_t next_scan_ns_ = 0;    // monotonic: the next look for native threads
   uint64_t lost_reported_[format::kLostReasonMax + 1] = {};
   std::vector<MetaEvent> meta_batch_;
   std::vector<format::Frame> frames_;

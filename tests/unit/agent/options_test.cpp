@@ -77,7 +77,7 @@ TEST(AgentOptions, UnknownKey) {
   const ParseResult r = parseOptions("event=cpu,frobnicate=1", 1);
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.error,
-            "stackscope: bad agent option 'frobnicate=1': unknown option (known: event, interval, file, overwrite, children, status, filter, strict)");
+            "stackscope: bad agent option 'frobnicate=1': unknown option (known: event, interval, file, overwrite, children, native, status, filter, strict)");
 }
 
 TEST(AgentOptions, KeyWithoutValue) {
@@ -144,6 +144,13 @@ TEST(AgentOptions, OverwriteAndChildren) {
   EXPECT_EQ(parseOptions("children=no", 1).options.children, Children::Ignore);
   EXPECT_EQ(parseOptions("children=maybe", 1).error, "stackscope: bad agent option 'children=maybe': expected yes or no");
   EXPECT_EQ(parseOptions("overwrite", 1).error, "stackscope: bad agent option 'overwrite': expected overwrite=VALUE");
+}
+
+TEST(AgentOptions, NativeIsOnUnlessTurnedOff) {
+  EXPECT_TRUE(parseOptions("", 1).options.native);
+  EXPECT_FALSE(parseOptions("native=no", 1).options.native);
+  EXPECT_TRUE(parseOptions("native=yes", 1).options.native);
+  EXPECT_EQ(parseOptions("native=off", 1).error, "stackscope: bad agent option 'native=off': expected yes or no");
 }
 
 TEST(AgentOptions, FileMayContainEqualsSign) {

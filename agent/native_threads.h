@@ -1,0 +1,90 @@
+// Mixed mode, cpu mode: the process's threads that JVMTI does not announce —
+// the JVM's own (GC workers, JIT compilers, the VM thread, service threads) and
+// native threads of JNI libraries — sampled like Java threads, each with a
+// CPU-time timer that signals it. Their samples carry native frames
+// (stack_capture.cpp), and Java frames too where the thread turns out to run
+// Java code (a thread attached before the agent's VMInit).
+//
+// A periodic scan of /proc/self/task finds them: every thread that is neither a
+// registered Java thread nor one of the agent's own gets a slot, a thread
+// record "jvm:<OS name>", and a timer; a thread that ended, or has since been
+// registered as a Java thread, loses them.
+//
+// SIGNAL SAFETY: find() runs in the SIGPROF handler: a fixed table of (tid,
+// slot) pairs, read with atomics only. Slots are never freed (a late signal may
+// still read one); a retired slot is reused only by a later scan, long after
+// any handler that could have found it returned.
+#pragma once
+
+#include <sys/types.h>
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+#include "agent/meta_events.h"
+#include "agent/thread_registry.h"
+
+namespace stackscope::agent {
+
+class NativeThreads {
+public:
+  // How many such threads are sampled at once; more are left out (and counted).
+  static constexpr uint32_t kCapacity = 1024;
+
+  NativeThreads(ThreadRegistry &registry, MetaQueue &meta, int64_t interval_ns,
+                int64_t start_ns);
+  NativeThreads(const NativeThreads &) = delete;
+  NativeThreads &operator=(const NativeThreads &) = delete;
+
+  // One scan (see the top of this file). Not for signal handlers. The writer
+  // thread calls it, and is itself never sampled (the agent's other threads run
+  // in wall mode only).
+  void scan();
+  // Whether the process has gained or lost threads since the last scan: one
+  // stat() call, so that a new thread (a GC worker, a compiler) is found within
+  // a writer cycle, not a second.
+  bool threadCountChanged() const;
+  // Stops every timer; no later scan starts one. At VM death.
+  void close();
+
+  // The slot sampling thread `tid`, or null. Async-signal-safe.
+  ThreadSlot *find(pid_t tid) const;
+
+  uint64_t leftOut() const { return left_out_.load(std::memory_order_relaxed); }
+
+private:
+  struct Entry {
+    std::atomic<pid_t> tid{0}; // 0 = free
+    std::atomic<ThreadSlot *> slot{nullptr};
+  };
+
+  void startLocked(pid_t tid, const std::string &comm);
+  void retireLocked(Entry &entry);
+
+  ThreadRegistry &registry_;
+  MetaQueue &meta_;
+  const int64_t interval_ns_;
+  const int64_t start_ns_;
+  Entry *entries_; // kCapacity, never freed
+  std::atomic<uint64_t> left_out_{0};
+
+  std::mutex mutex_; // the scan and close
+  bool closed_ = false;
+  uint64_t scans_ = 0;
+  std::atomic<uint64_t> thread_count_{0}; // at the last scan
+  // Retired slots and the scan that retired them: reused two scans later.
+  std::vector<std::pair<ThreadSlot *, uint64_t>> retired_;
+};
+
+// The bounds of the mapping of this process that holds address `sp` (a thread's
+// stack), from /proc/self/maps; zeros when none does. Not for signal handlers.
+StackBounds mappingHolding(uintptr_t sp);
+// The stack pointer of thread `tid` of this process while it waits in a system
+// call (from /proc/self/task/TID/syscall), 0 when it is running or that cannot
+// be read.
+uintptr_t blockedStackPointer(pid_t tid);
+
+} // namespace stackscope::agent
