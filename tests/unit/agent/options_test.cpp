@@ -102,7 +102,7 @@ TEST(AgentOptions, StrictAnywhereMakesFailureFatal) {
   EXPECT_FALSE(before.ok);
   EXPECT_TRUE(before.strict);
   EXPECT_EQ(before.error, "stackscope: bad agent option 'bogus': unknown option (known: event, interval, file, "
-                          "overwrite, children, status, filter, strict)");
+                          "overwrite, children, native, status, filter, strict)");
 }
 
 TEST(AgentOptions, FirstBadItemIsReported) {
