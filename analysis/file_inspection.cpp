@@ -28,6 +28,7 @@ std::string recordTypeName(uint32_t type) {
     case RecordType::Marker: return "marker";
     case RecordType::AnnotationChange: return "annotation_change";
     case RecordType::AgentWarning: return "agent_warning";
+    case RecordType::KindSample: return "kind_sample";
   }
   return "unknown_" + std::to_string(type);
 }
@@ -47,7 +48,7 @@ class Counter final : public format::RecordVisitor {
   void thread(const format::ThreadRecord&) override { count(RecordType::Thread); }
   void annotation(const format::AnnotationRecord&) override { count(RecordType::Annotation); }
   void sample(const format::SampleRecord& s) override {
-    count(RecordType::Sample);
+    count(s.kind == format::SampleKind::Mode ? RecordType::Sample : RecordType::KindSample);
     out_.samples += s.weight;
     seen(s.time_ns);
   }

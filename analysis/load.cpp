@@ -1,6 +1,7 @@
 #include "analysis/load.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "common/duration.h"
 #include "format/reader.h"
@@ -66,6 +67,11 @@ class Loader final : public format::RecordVisitor {
   void sample(const format::SampleRecord& s) override {
     seen(s.time_ns);
     if (!window_.contains(s.time_ns) || !accept(s.thread)) return;
+    const std::optional<EventKind> kind = kindOf(s.kind);
+    if (!kind) {
+      ++unknown_kinds_;
+      return;
+    }
     if (s.thread >= rec_.threads.size()) slot(rec_.threads, s.thread);
     uint32_t stack = s.stack;
     // A stack lost with a damaged map chunk: keep the sample in the totals, with no frames.
@@ -83,8 +89,8 @@ class Loader final : public format::RecordVisitor {
         carriers.push_back(s.carrier);
     }
     out_of_order_ |= !rec_.events.empty() && s.time_ns < rec_.events.back().time_ns;
-    rec_.events.push_back({s.time_ns, s.thread, stack, s.state, std::min(s.weight, Event::kMaxWeight), annotation, own_kind_});
-    rec_.kinds_seen |= 1u << static_cast<unsigned>(own_kind_);
+    rec_.events.push_back({s.time_ns, s.thread, stack, s.state, std::min(s.weight, Event::kMaxWeight), annotation, *kind});
+    rec_.kinds_seen |= 1u << static_cast<unsigned>(*kind);
   }
   void threadStart(const format::ThreadEventRecord& e) override {
     seen(e.time_ns);
@@ -135,6 +141,8 @@ class Loader final : public format::RecordVisitor {
     if (missing_stacks_)
       rec_.warnings.push_back(std::to_string(missing_stacks_) +
                               " samples refer to stack traces missing from the file; they count in totals without frames");
+    if (unknown_kinds_)
+      rec_.warnings.push_back(std::to_string(unknown_kinds_) + " samples of a kind this reader does not know were skipped");
     if (rejected_ids_)
       rec_.warnings.push_back(std::to_string(rejected_ids_) + " records with implausible ids were ignored");
   }
@@ -146,6 +154,14 @@ class Loader final : public format::RecordVisitor {
     return false;
   }
   void seen(int64_t time_ns) { last_event_ = std::max(last_event_, time_ns); }
+  std::optional<EventKind> kindOf(format::SampleKind kind) const {
+    switch (kind) {
+      case format::SampleKind::Mode: return own_kind_;
+      case format::SampleKind::Cpu: return EventKind::Cpu;
+      case format::SampleKind::Wall: return EventKind::Wall;
+    }
+    return std::nullopt;
+  }
 
   Recording& rec_;
   TimeWindow window_;
@@ -155,6 +171,7 @@ class Loader final : public format::RecordVisitor {
   bool out_of_order_ = false;  // noticed while loading: saves a pass over the events
   EventKind own_kind_ = EventKind::Cpu;  // of sample records that do not name theirs: the mode's
   uint64_t rejected_ids_ = 0;
+  uint64_t unknown_kinds_ = 0;
   std::vector<std::string> agent_warnings_;
 };
 

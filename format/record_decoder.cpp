@@ -1,4 +1,6 @@
 // Decoding of the records inside one decompressed chunk (RecordingReader::decodeRecords).
+#include <algorithm>
+
 #include "format/bytes.h"
 #include "format/reader.h"
 
@@ -79,9 +81,13 @@ bool decodeBody(RecordType type, ByteCursor& in, int64_t& time, RecordVisitor& v
       v.thread(r);
       return true;
     }
-    case RecordType::Sample: {
+    case RecordType::Sample:
+    case RecordType::KindSample: {
       SampleRecord r;
-      r.time_ns = eventTime();
+      // A KindSample's time is a delta from the running time that does not move it (writer.cpp).
+      r.time_ns = type == RecordType::KindSample ? time + in.signedVarint() : eventTime();
+      // A kind this reader does not know is passed on (saturated to a byte): the visitor decides.
+      if (type == RecordType::KindSample) r.kind = static_cast<SampleKind>(std::min<uint32_t>(in.u32(), 0xff));
       r.thread = in.u32();
       r.stack = in.u32();
       const uint32_t state = in.u32();
@@ -174,7 +180,7 @@ bool decodeBody(RecordType type, ByteCursor& in, int64_t& time, RecordVisitor& v
 }
 
 bool isKnown(uint64_t type) {
-  return (type >= 1 && type <= 6) || (type >= 16 && type <= 24);
+  return (type >= 1 && type <= 6) || (type >= 16 && type <= 25);
 }
 
 }  // namespace

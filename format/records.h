@@ -38,6 +38,7 @@ enum class RecordType : uint32_t {
   Marker = 22,
   AnnotationChange = 23,
   AgentWarning = 24,
+  KindSample = 25,  // a Sample that names its sampler (a recording of several modes)
 };
 
 enum class ThreadState : uint8_t {
@@ -128,6 +129,8 @@ struct ThreadRecord {
   bool is_virtual = false;  // a virtual thread (JDK 21+): its samples name their carrier
 };
 
+enum class SampleKind : uint8_t { Mode = 0, Cpu = 1, Wall = 2 };
+
 struct SampleRecord {
   int64_t time_ns = 0;  // since the recording's time 0 (monotonic)
   uint32_t thread = 0;
@@ -136,6 +139,10 @@ struct SampleRecord {
   uint32_t weight = 1;      // samples this record stands for
   uint32_t annotation = 0;  // the thread's annotation at the sample (Annotation id), 0 = none
   uint32_t carrier = 0;     // a virtual thread's sample: the platform thread it ran on, 0 = none
+  // Which sampler took it: Mode (written as a Sample record) for the recording's mode, the
+  // first of a comma list; another kind is written as a KindSample record, which readers
+  // older than it skip, so they still count the mode's samples right.
+  SampleKind kind = SampleKind::Mode;
 };
 
 // Who and what a thread works for. Each distinct combination is one map record; fields are

@@ -176,8 +176,16 @@ void RecordingWriter::writeAnnotation(const AnnotationRecord& annotation) {
 }
 
 void RecordingWriter::writeSample(const SampleRecord& sample) {
-  beginRecord(events_, RecordType::Sample, scratch_);
+  const RecordType type = sample.kind == SampleKind::Mode ? RecordType::Sample : RecordType::KindSample;
+  beginRecord(events_, type, scratch_);
+  const int64_t running_ns = events_.last_ns;
   putEventTime(events_, scratch_, sample.time_ns);
+  if (type == RecordType::KindSample) {
+    // Its time does not become the base of the next delta: a reader that skips the record
+    // (older than it) stays in step with the times of the records after it.
+    events_.last_ns = running_ns;
+    putVarint(scratch_, static_cast<uint8_t>(sample.kind));
+  }
   putVarint(scratch_, sample.thread);
   putVarint(scratch_, sample.stack);
   putVarint(scratch_, static_cast<uint8_t>(sample.state));
@@ -185,7 +193,7 @@ void RecordingWriter::writeSample(const SampleRecord& sample) {
   if (sample.weight != 1 || sample.annotation != 0 || sample.carrier != 0) putVarint(scratch_, sample.weight);
   if (sample.annotation != 0 || sample.carrier != 0) putVarint(scratch_, sample.annotation);
   if (sample.carrier != 0) putVarint(scratch_, sample.carrier);
-  endRecord(events_, RecordType::Sample, scratch_);
+  endRecord(events_, type, scratch_);
   samples_ += sample.weight;
   if (events_.raw.size() >= kMaxChunkRawBytes) flush();
 }

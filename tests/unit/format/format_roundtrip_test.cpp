@@ -98,6 +98,38 @@ TEST(FormatRoundTrip, SampleWeightIsOptionalAndKept) {
   std::remove(path.c_str());
 }
 
+// A recording of several modes: a sample of the mode's kind stays a plain Sample record; one
+// of another sampler is a KindSample record that names it and keeps every other field.
+TEST(FormatRoundTrip, SamplesOfAnotherSamplerNameTheirKind) {
+  const std::string path = tempPath("kinds.ssr");
+  RecordingWriter w;
+  ASSERT_TRUE(w.open(path));
+  const Frame frame{1, 0};
+  const uint32_t stack = w.internStack(&frame, 1);
+  w.writeSample({5, 1, stack, ThreadState::Running, 2, 3});
+  SampleRecord wall{9, 1, stack, ThreadState::Sleeping, 4, 3, 0};
+  wall.kind = SampleKind::Wall;
+  w.writeSample(wall);
+  w.writeSample({6, 1, stack, ThreadState::Running, 1});  // its time is a delta from 5, not from 9
+  ASSERT_TRUE(w.finish(10));
+  EXPECT_EQ(w.samplesWritten(), 7u);
+  RecordingReader reader(path);
+  Collector c;
+  reader.read(c);
+  ASSERT_EQ(c.samples.size(), 3u);
+  EXPECT_EQ(c.samples[2].time_ns, 6);
+  EXPECT_EQ(c.samples[2].kind, SampleKind::Mode);
+  EXPECT_EQ(c.samples[0].kind, SampleKind::Mode);
+  EXPECT_EQ(c.samples[0].weight, 2u);
+  EXPECT_EQ(c.samples[1].kind, SampleKind::Wall);
+  EXPECT_EQ(c.samples[1].time_ns, 9);
+  EXPECT_EQ(c.samples[1].state, ThreadState::Sleeping);
+  EXPECT_EQ(c.samples[1].weight, 4u);
+  EXPECT_EQ(c.samples[1].annotation, 3u);
+  EXPECT_TRUE(c.unknowns.empty());
+  std::remove(path.c_str());
+}
+
 TEST(FormatRoundTrip, VirtualThreadsAndCarriersAreOptionalAndKept) {
   const std::string path = tempPath("virtual.ssr");
   RecordingWriter w;
