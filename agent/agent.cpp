@@ -61,7 +61,7 @@ struct Agent {
         registry(meta),
         status(gc, lost, options),
         tracker(env, registry, meta, lost, options, start_ns),
-        wall(env, registry, tracker, ring, lost, options.interval_ns, start_ns),
+        wall(env, registry, tracker, ring, lost, gc, options.interval_ns, start_ns),
         native_threads(registry, meta, options.interval_ns, start_ns),
         writer_thread({env, &writer, &ring, &lost, &meta, &registry, &status, &annotations, &options, &code_regions,
                        samplesJvmThreads(options) ? &native_threads : nullptr, start_ns}) {}
@@ -84,7 +84,7 @@ struct Agent {
   LostCounters lost;
   MetaQueue meta;
   ThreadRegistry registry;
-  GcCounters gc;
+  GcClock gc;  // also tells the wall sampler which pauses were GCs
   StatusSampler status;
   ThreadTracker tracker;
   WallSampler wall;

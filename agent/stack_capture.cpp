@@ -29,6 +29,7 @@
 #include "agent/cpu_sampler.h"
 #include "agent/stub_unwind.h"
 #include "agent/thread_registry.h"
+#include "agent/vm_pauses.h"
 #include "agent/wall_pending.h"
 
 namespace stackscope::agent {
@@ -58,6 +59,7 @@ std::atomic<bool> g_active{false};
 
 // AsyncGetCallTrace's results that matter here (HotSpot's forte.cpp).
 constexpr jint kNoJavaFrame = 0;
+constexpr jint kGcActive = -2;          // ticks_GC_active
 constexpr jint kNotInJava = -3;         // ticks_unknown_not_Java
 constexpr jint kUnknownJava = -5;       // ticks_unknown_Java
 constexpr jint kNotWalkableJava = -6;   // ticks_not_walkable_Java
@@ -228,6 +230,19 @@ bool sampleTaken(jint num_frames) {
   return num_frames > 0 || (g_config.wall && (num_frames == kNoJavaFrame || num_frames == kNotInJava));
 }
 
+// wall mode: a thread signalled while a GC runs, which the walk refuses: its time is the
+// GC's, at the stack captured before (as the sampler's GC ticks have it, wall_sampler.h).
+// Fills the claimed slot with that one repeat, in the thread's own state if the GC does not
+// stop it (native code, say).
+void fillGcRepeat(SampleSlot& slot, const ThreadSlot& thread, uint8_t state, uint32_t weight, int64_t time_ns) {
+  slot.time_ns = time_ns;
+  slot.kind = SlotKind::Repeat;
+  slot.count = 1;
+  slot.repeats[0] = {thread.id, thread.annotation.load(std::memory_order_relaxed),
+                     stoppedByPause(state) ? static_cast<uint8_t>(format::ThreadState::Gc) : state,
+                     static_cast<uint16_t>(std::min<uint32_t>(weight, UINT16_MAX))};
+}
+
 // Walks the stack of the interrupted thread into a claimed slot and queues it; otherwise
 // counts the reason, once per tick the sample stands for.
 void capture(ThreadSlot& thread, uint8_t state, void* ucontext) {
@@ -257,6 +272,11 @@ void capture(ThreadSlot& thread, uint8_t state, void* ucontext) {
   }
   if (!claim) {
     g_config.lost->add(format::LostReason::BufferFull, weight);
+    return;
+  }
+  if (g_config.wall && num_frames == kGcActive && vthread == 0 && thread.has_stack.load(std::memory_order_acquire)) {
+    fillGcRepeat(*claim.slot, thread, state, weight, time_ns);
+    g_config.ring->publish(claim);
     return;
   }
   SampleSlot& slot = *claim.slot;

@@ -4,7 +4,6 @@
 #include <jni.h>
 #include <jvmti.h>
 
-#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -13,34 +12,16 @@
 #include "agent/machine_load.h"
 #include "agent/options.h"
 #include "agent/sampling_health.h"
+#include "agent/vm_pauses.h"
 #include "format/records.h"
 
 namespace stackscope::agent {
-
-// Fed by the GarbageCollectionStart/Finish callbacks, which run inside a GC where no JVMTI
-// or JNI call is allowed: atomics only.
-class GcCounters {
- public:
-  void onStart(int64_t now_ns) { start_ns_.store(now_ns, std::memory_order_relaxed); }
-  void onFinish(int64_t now_ns) {
-    time_ns_.fetch_add(static_cast<uint64_t>(now_ns - start_ns_.load(std::memory_order_relaxed)),
-                       std::memory_order_relaxed);
-    count_.fetch_add(1, std::memory_order_relaxed);
-  }
-  uint64_t count() const { return count_.load(std::memory_order_relaxed); }
-  uint64_t timeNs() const { return time_ns_.load(std::memory_order_relaxed); }
-
- private:
-  std::atomic<int64_t> start_ns_{0};
-  std::atomic<uint64_t> count_{0};
-  std::atomic<uint64_t> time_ns_{0};
-};
 
 class StatusSampler {
  public:
   using AgentThreadTest = bool (*)(JNIEnv* jni, jthread thread);
 
-  StatusSampler(const GcCounters& gc, const LostCounters& lost, const Options& options)
+  StatusSampler(const GcClock& gc, const LostCounters& lost, const Options& options)
       // With a collection-time filter, CPU timers of threads it leaves out are disarmed by
       // design: a process busy only in those is not a silent timer.
       : gc_(gc), lost_(lost), health_(options.mode == SampleMode::Cpu && options.filter.empty(), options.interval_ns) {}
@@ -61,7 +42,7 @@ class StatusSampler {
   // same figure in cpu and wall mode, whichever threads the mode samples.
   uint32_t liveThreads(JNIEnv* jni);
 
-  const GcCounters& gc_;
+  const GcClock& gc_;
   const LostCounters& lost_;
   SamplingHealth health_;
   int64_t start_cpu_ns_ = 0;  // process CPU time at init

@@ -7,10 +7,12 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <ctime>
 
 #include "agent/clocks.h"
 #include "agent/proc_task.h"
 #include "agent/thread_state.h"
+#include "agent/vm_structs.h"
 
 namespace stackscope::agent {
 
@@ -24,26 +26,97 @@ using format::ThreadState;
 constexpr int64_t kHandlerExitSlackNs = 50'000;
 
 constexpr uint8_t kRunning = static_cast<uint8_t>(ThreadState::Running);
+constexpr uint8_t kGc = static_cast<uint8_t>(ThreadState::Gc);
+constexpr uint8_t kSafepoint = static_cast<uint8_t>(ThreadState::Safepoint);
+
+// How long a sampler woken by a safepoint's end waits for the counters to count it, at most.
+constexpr int kSafepointTimePolls = 20;
+constexpr long kSafepointTimePollNs = 100'000;
 
 }  // namespace
+
+bool WallSampler::start(JNIEnv* jni) {
+  VmStructs vm;
+  if (vm.bind(lookupJvmSymbol)) safepoints_.bind(vm);
+  return thread_.start(jvmti_, jni, "stackscope-wall-sampler", run, this);
+}
 
 void WallSampler::run(void* self_ptr, JNIEnv* jni, AgentThread& thread) {
   auto& self = *static_cast<WallSampler*>(self_ptr);
   int64_t next = monotonicNs() + self.interval_ns_;
+  self.pause_mark_ = self.pauseMark();
   while (thread.sleepUntil(next)) {
     self.tick(jni);
     next += self.interval_ns_;
     const int64_t now = monotonicNs();
     if (now >= next) {
-      // This tick took longer than the interval, or the sampler itself waited for a CPU: the
-      // ticks skipped are owed to every thread, as the ticks between two looks at an idle
-      // thread are (settleOwed, repeatIdle).
+      // This tick took longer than the interval (a JVMTI call waited for a safepoint's end),
+      // or the sampler itself waited for a CPU: the ticks the VM's pauses account for go to
+      // the threads they stopped, the others are owed to every thread, as the ticks between
+      // two looks at an idle thread are (settleOwed, repeatIdle).
       const int64_t missed = (now - next) / self.interval_ns_ + 1;
       self.tick_ += static_cast<uint64_t>(missed);
       next += missed * self.interval_ns_;
+      self.creditStoppedTicks(static_cast<uint64_t>(missed), now - self.start_ns_);
     }
+    self.pause_mark_ = self.pauseMark();
   }
   self.flushOwed();
+}
+
+WallSampler::PauseMark WallSampler::pauseMark() const {
+  return {gc_.timeNsUntil(monotonicNs()), safepoints_.stoppedNs(), safepoints_.begun(), safepoints_.endMark()};
+}
+
+void WallSampler::creditStoppedTicks(uint64_t missed, int64_t time_ns) {
+  PauseMark now = pauseMark();
+  // A safepoint began since the last tick and has not ended, for the counters: it has, if
+  // it held the sampler, but HotSpot counts its end just after it lets the threads go.
+  for (int poll = 0; poll < kSafepointTimePolls && now.safepoints != pause_mark_.safepoints &&
+                     now.safepoint_end == pause_mark_.safepoint_end;
+       ++poll) {
+    const timespec pause{0, kSafepointTimePollNs};
+    nanosleep(&pause, nullptr);
+    now = pauseMark();
+  }
+  const StoppedTicks stopped = stoppedTicks(missed, now.gc_ns - pause_mark_.gc_ns,
+                                            now.stopped_ns - pause_mark_.stopped_ns, interval_ns_);
+  if (stopped.gc + stopped.safepoint == 0) return;
+  repeats_.clear();
+  registry_.forEachLocked([&](ThreadSlot& slot) {
+    if (!slot.scheduled || slot.excluded.load(std::memory_order_relaxed) || !stoppedByPause(slot.last_state)) return;
+    creditStopped(slot, kGc, stopped.gc);
+    creditStopped(slot, kSafepoint, stopped.safepoint);
+  });
+  pushRepeats(time_ns);
+}
+
+void WallSampler::creditStopped(ThreadSlot& slot, uint8_t state, uint64_t ticks) {
+  // Never more than the ticks since its last look: those are the ones not covered yet.
+  ticks = std::min(ticks, tick_ - slot.last_look_tick);
+  if (ticks == 0) return;
+  slot.last_look_tick += ticks;
+  // A thread never captured before the pause has no stack to stand for its time.
+  if (!slot.has_stack.load(std::memory_order_acquire)) {
+    lost_.add(format::LostReason::StoppedNoStack, ticks);
+    return;
+  }
+  repeat(slot, state, static_cast<uint32_t>(std::min<uint64_t>(ticks, UINT32_MAX)));
+}
+
+void WallSampler::gcTick(int64_t time_ns) {
+  registry_.withSlotsLocked([&](uint64_t generation, const auto& slots) {
+    if (generation != schedule_generation_) reschedule(slots);
+    schedule_generation_ = generation;
+    // Every thread the GC stopped, due or not: one idle in the JVM and looked at rarely is
+    // waiting for the GC's end too. The others are not looked at: a look needs JVMTI.
+    for (Scheduled& entry : schedule_) {
+      ThreadSlot& slot = *entry.slot;
+      if (slot.excluded.load(std::memory_order_relaxed) || !stoppedByPause(slot.last_state)) continue;
+      creditStopped(slot, kGc, 1);
+    }
+  });
+  pushRepeats(time_ns);
 }
 
 void WallSampler::tick(JNIEnv* jni) {
@@ -52,6 +125,10 @@ void WallSampler::tick(JNIEnv* jni) {
   ++tick_;
   registry_.wall_tick.store(tick_, std::memory_order_relaxed);
   repeats_.clear();
+  if (gc_.active()) {
+    gcTick(time_ns);
+    return;
+  }
   // The registry mutex is held across each signal: ThreadEnd cannot remove a thread (and
   // its tid be reused) between our look at it and the tgkill.
   registry_.withSlotsLocked([&](uint64_t generation, const auto& slots) {

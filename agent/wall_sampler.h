@@ -6,6 +6,11 @@
 // threads (thread_registry.h) cannot be signalled: their stacks are read here, through JVMTI.
 // The state is JVMTI's, corrected by the kernel's (thread_state.h). Renames are noticed here
 // too, each thread's name being looked at about once a second.
+//
+// Time the VM holds threads stopped (safepoints, GCs; vm_pauses.h) is a sample of every
+// thread that was running (or idle inside the JVM) at its last stack, in state `gc` or
+// `safepoint`: while a GC runs the sampler makes no JVMTI call (it would wait for the GC's
+// end) and credits each tick so; a pause the sampler waited in is credited when it wakes.
 #pragma once
 
 #include <jni.h>
@@ -22,6 +27,7 @@
 #include "agent/sample_slot.h"
 #include "agent/thread_registry.h"
 #include "agent/thread_tracker.h"
+#include "agent/vm_pauses.h"
 #include "agent/wall_pending.h"
 
 namespace stackscope::agent {
@@ -29,12 +35,13 @@ namespace stackscope::agent {
 class WallSampler {
  public:
   WallSampler(jvmtiEnv* jvmti, ThreadRegistry& registry, ThreadTracker& tracker, SampleRing& ring,
-              LostCounters& lost, int64_t interval_ns, int64_t start_ns)
+              LostCounters& lost, const GcClock& gc, int64_t interval_ns, int64_t start_ns)
       : jvmti_(jvmti),
         registry_(registry),
         tracker_(tracker),
         ring_(ring),
         lost_(lost),
+        gc_(gc),
         interval_ns_(interval_ns),
         start_ns_(start_ns),
         max_pending_weight_(maxPendingWeight(interval_ns)),
@@ -42,13 +49,30 @@ class WallSampler {
         rename_period_(static_cast<uint32_t>(std::max<int64_t>(1'000'000'000 / interval_ns, 1))),
         frames_(kMaxFrames) {}
 
-  bool start(JNIEnv* jni) { return thread_.start(jvmti_, jni, "stackscope-wall-sampler", run, this); }
+  // Live phase only: HotSpot's safepoint counters exist from then on.
+  bool start(JNIEnv* jni);
   bool stop(int64_t timeout_ns) { return thread_.stop(timeout_ns); }
   bool isSamplerThread(JNIEnv* jni, jthread thread) const { return thread_.is(jni, thread); }
 
  private:
   static void run(void* self, JNIEnv* jni, AgentThread& thread);
   void tick(JNIEnv* jni);
+  // A tick while a GC runs: no JVMTI call. The threads stopped by it get a `gc` sample; the
+  // others are looked at after it (their ticks are owed meanwhile).
+  void gcTick(int64_t time_ns);
+  // After a late wake that missed `missed` ticks: those the VM's pauses since `pause_mark_`
+  // account for go to the threads they stopped.
+  void creditStoppedTicks(uint64_t missed, int64_t time_ns);
+  // `ticks` of the thread's time in `state` (gc, safepoint), at its last stack; covered, so
+  // not owed any more.
+  void creditStopped(ThreadSlot& slot, uint8_t state, uint64_t ticks);
+  struct PauseMark {
+    int64_t gc_ns = 0;       // GcClock::timeNsUntil
+    int64_t stopped_ns = 0;  // SafepointCounters::stoppedNs
+    uint64_t safepoints = 0;  // SafepointCounters::begun
+    int64_t safepoint_end = 0;  // SafepointCounters::endMark
+  };
+  PauseMark pauseMark() const;
   void sampleThread(ThreadSlot& slot, pid_t pid, int64_t time_ns);
   void sampleForeign(ThreadSlot& slot, int64_t time_ns);
   // The thread's CPU clock has not moved since its last look (or, without a tid, its state
@@ -79,6 +103,9 @@ class WallSampler {
   ThreadTracker& tracker_;
   SampleRing& ring_;
   LostCounters& lost_;
+  const GcClock& gc_;
+  SafepointCounters safepoints_;
+  PauseMark pause_mark_;  // at the end of the last tick
   const int64_t interval_ns_;
   const int64_t start_ns_;
   const uint32_t max_pending_weight_;
