@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -107,16 +108,21 @@ TEST(Symbolizer, FindsALibraryLoadedAfterItWasMade) {
   EXPECT_EQ(symbol.offset, 0u);
 }
 
-TEST(Symbolizer, RereadsTheModulesAtMostOncePerInterval) {
-  // The modules were read when it was made, an hour is not up: the late library stays
-  // unknown, and that answer is not cached for good (a fresh read was not made for it).
-  Symbolizer symbolizer(getpid(), std::chrono::hours(1));
+TEST(Symbolizer, RereadsTheModulesAtMostOncePerIntervalAndThenFindsWhatItMissed) {
+  // The modules were read when it was made, moments ago: the late library stays unknown
+  // until the interval is up, and that answer is not kept (no fresh read was made for it).
+  const auto interval = std::chrono::seconds(3);
+  Symbolizer symbolizer(getpid(), interval);
   LateLibrary library;
   ASSERT_NE(library.function(), 0u) << dlerror();
-  NativeSymbol symbol = symbolizer.symbolize(library.function());
-  EXPECT_EQ(symbol.function, "");
-  EXPECT_EQ(symbol.module, "");
-  EXPECT_EQ(display(symbol).rfind("[unknown] 0x", 0), 0u) << display(symbol);
+  NativeSymbol early = symbolizer.symbolize(library.function());
+  EXPECT_EQ(early.function, "");
+  EXPECT_EQ(early.module, "");
+  EXPECT_EQ(display(early).rfind("[unknown] 0x", 0), 0u) << display(early);
+  std::this_thread::sleep_for(interval + std::chrono::milliseconds(50));
+  NativeSymbol later = symbolizer.symbolize(library.function());
+  EXPECT_EQ(later.function, "late_library_function");
+  EXPECT_EQ(later.module, "liblate_library.so");
 }
 
 TEST(Symbolizer, NamesTheKernelsVdsoWithoutThePid) {
