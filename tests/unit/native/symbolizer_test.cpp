@@ -156,6 +156,32 @@ TEST(Symbolizer, MapsNoModuleFileIntoTheProcessItReads) {
   EXPECT_TRUE(added.empty()) << "first mapping added: " << added.front();
 }
 
+TEST(Symbolizer, NamesNoFunctionFromAFileReplacedSinceItWasLoaded) {
+  // A library upgraded while the process runs: its mapping is "(deleted)" and a different
+  // file now has its path. Names read from the new file would be wrong: the frame stays
+  // "module+offset", saying why.
+  char directory[] = "/tmp/stackscope_native_XXXXXX";
+  ASSERT_NE(mkdtemp(directory), nullptr);
+  const std::string path = std::string(directory) + "/libreplaced.so";
+  std::ifstream original(LATE_LIBRARY, std::ios::binary);
+  std::ofstream(path, std::ios::binary) << original.rdbuf();
+  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  ASSERT_NE(handle, nullptr) << dlerror();
+  uint64_t function = addressOf(dlsym(handle, "late_library_function"));
+  unlink(path.c_str());
+  std::ifstream twin(LATE_LIBRARY_TWIN, std::ios::binary);  // its function at the same offset
+  std::ofstream(path, std::ios::binary) << twin.rdbuf();
+
+  Symbolizer symbolizer(getpid());
+  NativeSymbol symbol = symbolizer.symbolize(function);
+  dlclose(handle);
+  unlink(path.c_str());
+  rmdir(directory);
+  EXPECT_EQ(symbol.function, "");  // not late_library_twin_function
+  EXPECT_EQ(symbol.module, "libreplaced.so (deleted)");
+  EXPECT_EQ(display(symbol).rfind("libreplaced.so (deleted)+0x", 0), 0u) << display(symbol);
+}
+
 TEST(Symbolizer, NamesALibcFunction) {
   Symbolizer symbolizer(getpid());
   // dlsym gives libc's own address, never a PLT entry of this binary.
