@@ -4,6 +4,7 @@
 #include <cctype>
 #include <string_view>
 
+#include "analysis/event_kinds.h"
 #include "format/records.h"
 
 namespace stackscope::analysis {
@@ -226,8 +227,10 @@ std::string whereValueProblem(WhereField field, const std::string& value) {
   std::vector<std::string> allowed;
   if (field == WhereField::State)
     for (int s = 0; s < format::kThreadStateCount; ++s) allowed.push_back(format::threadStateName(static_cast<format::ThreadState>(s)));
-  else if (field == WhereField::Event)
-    allowed = {"sample"};
+  else if (field == WhereField::Event) {
+    for (const EventKindInfo& kind : eventKinds()) allowed.push_back(kind.name);
+    allowed.push_back("sample");  // every time sample, cpu or wall: what it meant before kinds had names
+  }
   if (allowed.empty()) return {};
   std::string list;
   for (const std::string& a : allowed) {

@@ -12,6 +12,7 @@
 
 #include "cli_runner.h"
 #include "fixture.h"
+#include "kinds_fixture.h"
 #include "names_fixture.h"
 
 namespace stackscope::testing {
@@ -20,7 +21,7 @@ namespace {
 struct GoldenCase {
   const char* golden;               // file name in tests/golden
   const char* args;                 // after `report FILE`
-  const char* file = "ref.ssr";     // ref.ssr (fixture.h) or names.ssr (names_fixture.h)
+  const char* file = "ref.ssr";     // ref.ssr (fixture.h), names.ssr (names_fixture.h) or kinds.ssr (kinds_fixture.h)
 };
 
 // Names the case in test listings (gtest would otherwise print its bytes).
@@ -44,6 +45,7 @@ TEST_P(Golden, ReportMatches) {
   TempDir dir;
   writeReferenceRecording(dir.file("ref.ssr"));
   writeNamesRecording(dir.file("names.ssr"));
+  writeKindsRecording(dir.file("kinds.ssr"));
   CliResult result = runCli(std::string("report ") + GetParam().file + " " + GetParam().args, dir.path());
   ASSERT_EQ(result.exit_code, 0) << result.err;
   result.out = withoutByteCounts(result.out);
@@ -86,7 +88,10 @@ INSTANTIATE_TEST_SUITE_P(Views, Golden,
                                            GoldenCase{"names-tree-lines.json", "--view tree --lines --json", "names.ssr"},
                                            GoldenCase{"names-methods-lines.txt", "--lines", "names.ssr"},
                                            GoldenCase{"names-callers-overload.txt", "--view 'methods[app.Main.work(int)]/callers' --lines", "names.ssr"},
-                                           GoldenCase{"names-where-overload.txt", "--where 'path~app.Main.work(String) or method=app.Main.work(I)D' --from 10ms", "names.ssr"}),
+                                           GoldenCase{"names-where-overload.txt", "--where 'path~app.Main.work(String) or method=app.Main.work(I)D' --from 10ms", "names.ssr"},
+                                           GoldenCase{"kinds-threads-wall-time.txt", "--view threads --event wall --metric time", "kinds.ssr"},
+                                           GoldenCase{"kinds-callers-wall-time.json", "--view 'methods[java.lang.Thread.sleep]/callers' --event wall --metric time --json", "kinds.ssr"},
+                                           GoldenCase{"kinds-users-cpu.txt", "--view users", "kinds.ssr"}),
                          [](const auto& info) {
                            std::string name = info.param.golden;
                            for (char& c : name)
