@@ -170,15 +170,24 @@ void findCodeCacheBounds() {
                      static_cast<const uintptr_t*>(vm.staticAddress("CodeCache", "_high_bound")));
 }
 
-// The stack walk goes on from a compiled method's prologue or epilogue with the code cache's
-// layout (compiled_code.h). Bound once; never freed: a late signal may still read it.
-void bindCompiledCode() {
+// Where AsyncGetCallTrace gives up, the stack walk goes on with the VM's own structures: from
+// a compiled method's prologue or epilogue with the code cache's layout (compiled_code.h),
+// from a thread in the VM with its frame anchor (vm_thread_anchor.h). Bound once, at VMInit
+// on the main thread; never freed: a late signal may still read them.
+void bindVmStructures(JNIEnv* jni, jthread thread) {
   VmStructs vm;
+  if (!vm.bind(lookupJvmSymbol)) return;
   auto* code = new CompiledCode;
-  if (vm.bind(lookupJvmSymbol) && code->bind(vm)) {
+  if (code->bind(vm)) {
     setCompiledCode(code);
   } else {
     delete code;
+  }
+  auto* anchor = new VmThreadAnchor;
+  if (anchor->bind(vm, jni, thread)) {
+    setVmThreadAnchor(anchor);
+  } else {
+    delete anchor;
   }
 }
 
@@ -195,7 +204,7 @@ void JNICALL onVMInit(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread) {
   // Regions generated before the event was enabled are announced again; known ones are ignored.
   jvmti->GenerateEvents(JVMTI_EVENT_DYNAMIC_CODE_GENERATED);
   if (agent.options.native) findCodeCacheBounds();
-  bindCompiledCode();
+  bindVmStructures(jni, thread);
   writeRecordingInfo(agent, jni);  // before the writer thread exists: no lock needed
   if (replacedForeignSigprofHandler()) agent.writer.writeAgentWarning({0, foreignHandlerWarning()});
   if (!agent.writer_thread.start(jni)) {

@@ -9,6 +9,7 @@
 //
 // Only sequences known exactly are accepted (x86-64 C1 and C2, JDK 17 to 25):
 //   prologue   [stack bang: mov %eax,-N(%rsp)] push %rbp [mov %rsp,%rbp] sub $N,%rsp
+//              (mov %rsp,%rbp in either encoding: native wrappers use the other one)
 //           or sub $N,%rsp; mov %rbp,N-8(%rsp)              (C2 without a stack bang)
 //   epilogue   add $N,%rsp; pop %rbp; cmp poll(%r15),%rsp; ja poll_stub; ret
 // Anything else gives up: a walk that cannot be proven right is not made.
@@ -102,7 +103,7 @@ bool callerOfFrameEdge(const CompiledMethodCode& nm, const WalkRegisters& regs, 
       } else if (bytesAre(nm, at, code, {0x55})) {
         return_slot += 8;
         at += 1;
-      } else if (bytesAre(nm, at, code, {0x48, 0x89, 0xe5})) {
+      } else if (bytesAre(nm, at, code, {0x48, 0x89, 0xe5}) || bytesAre(nm, at, code, {0x48, 0x8b, 0xec})) {
         fp_moved = true;
         at += 3;
       } else if (bytesAre(nm, at, code, {0x48, 0x83, 0xec}) && nm.code_end - at >= 4) {

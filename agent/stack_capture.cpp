@@ -99,6 +99,15 @@ bool walkFromStubCaller(const ThreadSlot& thread, ASGCT_CallTrace& trace, jint d
 }
 
 std::atomic<const CompiledCode*> g_compiled_code{nullptr};
+std::atomic<const VmThreadAnchor*> g_vm_thread_anchor{nullptr};
+
+// A thread in the VM whose frame anchor lacks its pc (vm_thread_anchor.h): completed, so
+// AsyncGetCallTrace, tried again, walks the Java frames from the anchor.
+bool madeWalkable(const ThreadSlot& thread, JNIEnv* env, const void* ucontext) {
+  const VmThreadAnchor* anchor = g_vm_thread_anchor.load(std::memory_order_acquire);
+  const auto sp = static_cast<uintptr_t>(static_cast<const ucontext_t*>(ucontext)->uc_mcontext.gregs[REG_RSP]);
+  return anchor && thread.stack_ready.load(std::memory_order_acquire) && anchor->makeWalkable(env, sp, thread.stack);
+}
 
 // Only called on addresses inside a compiled method's code (compiled_frame_edges.h).
 uint8_t readCodeByte(uintptr_t addr) { return *reinterpret_cast<const uint8_t*>(addr); }
@@ -150,6 +159,10 @@ jint walkJava(const ThreadSlot& thread, JNIEnv* env, RawFrame* frames, jint dept
   ASGCT_CallTrace trace{env, 0, reinterpret_cast<ASGCT_CallFrame*>(frames)};
   g_walk(&trace, depth, ucontext);
 #if defined(__x86_64__)
+  if (trace.num_frames == kNotInJava && madeWalkable(thread, env, ucontext)) {
+    trace.num_frames = 0;
+    g_walk(&trace, depth, ucontext);
+  }
   const jint first = trace.num_frames;
   if (first == kNotInJava || first == kUnknownJava || first == kNotWalkableJava) {
     const EdgeWalk edge = walkFromFrameEdge(thread, trace, depth, ucontext);
@@ -368,6 +381,14 @@ void setCompiledCode(const CompiledCode* code) {
   g_compiled_code.store(code, std::memory_order_release);
 #else
   (void)code;
+#endif
+}
+
+void setVmThreadAnchor(const VmThreadAnchor* anchor) {
+#if defined(__x86_64__)
+  g_vm_thread_anchor.store(anchor, std::memory_order_release);
+#else
+  (void)anchor;
 #endif
 }
 

@@ -10,6 +10,7 @@
 #include "agent/lost_counters.h"
 #include "agent/native_threads.h"
 #include "agent/sample_slot.h"
+#include "agent/vm_thread_anchor.h"
 
 namespace stackscope::agent {
 
@@ -30,6 +31,9 @@ struct CaptureConfig {
 // The code cache's compiled methods (compiled_code.h), bound at VMInit: a walk that fails in a
 // method's prologue or epilogue goes on from its caller. Never freed once set.
 void setCompiledCode(const CompiledCode* code);
+// The frame anchors of threads in the VM (vm_thread_anchor.h), bound at VMInit: a walk that
+// fails for a thread in the VM or blocked starts again from its last Java frame. Never freed.
+void setVmThreadAnchor(const VmThreadAnchor* anchor);
 
 // HotSpot's CodeCache::_low_bound and _high_bound (vm_structs.h), known once the code cache
 // exists (after load, by VMInit). Native frames stop where the pc enters it.

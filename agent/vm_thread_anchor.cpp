@@ -1,0 +1,63 @@
+#include "agent/vm_thread_anchor.h"
+
+#include <atomic>
+
+namespace stackscope::agent {
+
+namespace {
+
+// A JavaThread is a few kilobytes; its JNIEnv lies inside it.
+constexpr int64_t kMaxEnvOffset = 1 << 16;
+
+}  // namespace
+
+bool VmThreadAnchor::bind(const VmStructs& vm, JNIEnv* jni, jobject thread) {
+  bound_ = false;
+  jclass thread_class = jni->FindClass("java/lang/Thread");
+  if (!thread_class) {
+    jni->ExceptionClear();
+    return false;
+  }
+  jfieldID eetop = jni->GetFieldID(thread_class, "eetop", "J");
+  jni->DeleteLocalRef(thread_class);
+  if (!eetop) {
+    jni->ExceptionClear();
+    return false;
+  }
+  const auto java_thread = static_cast<uintptr_t>(jni->GetLongField(thread, eetop));
+  env_offset_ = static_cast<int64_t>(reinterpret_cast<uintptr_t>(jni) - java_thread);
+  const int64_t anchor = vm.fieldOffset("JavaThread", "_anchor");
+  const int64_t anchor_sp = vm.fieldOffset("JavaFrameAnchor", "_last_Java_sp");
+  const int64_t anchor_pc = vm.fieldOffset("JavaFrameAnchor", "_last_Java_pc");
+  state_ = vm.fieldOffset("JavaThread", "_thread_state");
+  if (java_thread == 0 || env_offset_ <= 0 || env_offset_ > kMaxEnvOffset || env_offset_ % 8 != 0 || anchor < 0 ||
+      anchor_sp < 0 || anchor_pc < 0 || state_ < 0 || vm.fieldSize("JavaThread", "_thread_state") != 4 ||
+      !vm.intConstant("_thread_in_vm", in_vm_) || !vm.intConstant("_thread_in_vm_trans", in_vm_trans_) ||
+      !vm.intConstant("_thread_blocked", blocked_) || !vm.intConstant("_thread_blocked_trans", blocked_trans_)) {
+    return false;
+  }
+  anchor_sp_ = anchor + anchor_sp;
+  anchor_pc_ = anchor + anchor_pc;
+  bound_ = true;
+  return true;
+}
+
+bool VmThreadAnchor::makeWalkable(JNIEnv* env, uintptr_t sp, const StackBounds& stack) const {
+  if (!bound_ || !env) return false;
+  const uintptr_t thread = reinterpret_cast<uintptr_t>(env) - static_cast<uintptr_t>(env_offset_);
+  const int32_t state = *reinterpret_cast<const volatile int32_t*>(thread + state_);
+  if (state != in_vm_ && state != in_vm_trans_ && state != blocked_ && state != blocked_trans_) return false;
+  // The anchor is the thread's own: the interrupted code may be writing it, never another
+  // thread. Volatile accesses, so each field is read and written once, in this order.
+  auto* last_sp = reinterpret_cast<volatile uintptr_t*>(thread + anchor_sp_);
+  auto* last_pc = reinterpret_cast<volatile uintptr_t*>(thread + anchor_pc_);
+  const uintptr_t saved_sp = *last_sp;
+  if (saved_sp == 0 || *last_pc != 0 || !usedStackWord(saved_sp - 8, sp, stack)) return false;
+  const uintptr_t return_address = *reinterpret_cast<const uintptr_t*>(saved_sp - 8);
+  if (return_address == 0) return false;
+  *last_pc = return_address;
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  return true;
+}
+
+}  // namespace stackscope::agent

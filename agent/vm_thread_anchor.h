@@ -1,0 +1,53 @@
+// A Java thread that is inside the VM (entering a contended monitor, blocked, calling the
+// runtime from compiled code) keeps where its Java frames start in its JavaThread's frame
+// anchor: the last Java frame's sp, fp and pc. HotSpot leaves the pc out when the code that
+// entered the VM did not store it (C2's runtime stubs, the interpreter's calls into the VM)
+// and computes it when it first needs to walk the thread: it is the word below the saved sp,
+// the return address the call pushed (JavaFrameAnchor::make_walkable). AsyncGetCallTrace
+// cannot do that in a signal handler, so it gives up ("not in Java", -3) and a thread
+// spinning for a monitor was lost from cpu profiles (13-36 % of a contended workload's
+// samples). This does what make_walkable does, on the thread itself, so the walk can start
+// from the anchor.
+//
+// THE ONE WRITE INTO THE VM: the anchor's pc, only when the anchor has an sp and no pc, only
+// from the thread's own signal handler (no other thread writes a running thread's anchor; the
+// VM's own make_walkable stores the same value), only in the states where HotSpot keeps the
+// anchor (in the VM, blocked), and only when sp - 8 lies in the thread's used stack. The
+// interrupted code either set the anchor completely (the pc is written before the sp) or is
+// clearing it (the sp is cleared first): it never sees a pc it did not expect to be computable.
+//
+// SIGNAL SAFETY: makeWalkable reads the JavaThread of the calling thread (alive while it runs)
+// at offsets taken from the VM's tables at bind().
+#pragma once
+
+#include <jni.h>
+
+#include <cstdint>
+
+#include "agent/stub_unwind.h"
+#include "agent/vm_structs.h"
+
+namespace stackscope::agent {
+
+class VmThreadAnchor {
+ public:
+  // Reads the layout; `jni` is the calling thread's and `thread` its java.lang.Thread, whose
+  // eetop field holds its JavaThread, to learn where a JNIEnv lies within a JavaThread.
+  // Outside signal handlers. False when this VM lacks something needed.
+  bool bind(const VmStructs& vm, JNIEnv* jni, jobject thread);
+
+  // For the thread whose JNIEnv this is, interrupted with stack pointer sp: when it is in
+  // the VM or blocked with an anchor whose pc is unknown, stores the pc as HotSpot would and
+  // returns true (a walk tried again now starts from its last Java frame). Async-signal-safe.
+  bool makeWalkable(JNIEnv* env, uintptr_t sp, const StackBounds& stack) const;
+
+ private:
+  bool bound_ = false;
+  int64_t env_offset_ = 0;  // JNIEnv - JavaThread
+  int64_t state_ = 0;
+  int64_t anchor_sp_ = 0;
+  int64_t anchor_pc_ = 0;
+  int32_t in_vm_ = 0, in_vm_trans_ = 0, blocked_ = 0, blocked_trans_ = 0;
+};
+
+}  // namespace stackscope::agent
