@@ -11,10 +11,14 @@ void SymbolTable::add(uint64_t start, uint64_t size, const char* name, Binding b
 
 void SymbolTable::finish() {
   // At one address, the best-bound name first (glibc's __getpid before its weak alias getpid),
-  // then the longest, then the first by name (the same choice every run); only that one is kept.
+  // then one that is not glibc's internal alias (__GI___lll_lock_wait of __lll_lock_wait,
+  // both local in its debug file's .symtab), then the longest, then the first by name (the same
+  // choice every run); only that one is kept.
   std::sort(functions_.begin(), functions_.end(), [](const Function& a, const Function& b) {
     if (a.start != b.start) return a.start < b.start;
     if (a.binding != b.binding) return a.binding > b.binding;
+    const bool a_internal = std::strncmp(a.name, "__GI_", 5) == 0, b_internal = std::strncmp(b.name, "__GI_", 5) == 0;
+    if (a_internal != b_internal) return b_internal;
     if (a.end != b.end) return a.end > b.end;
     return std::strcmp(a.name, b.name) < 0;
   });

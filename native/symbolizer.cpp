@@ -10,14 +10,15 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 
 namespace stackscope::native {
 
 namespace {
 
-// Separate debug-info files are never looked for: libdw's standard search would scan
+// libdw never looks for separate debug-info files: its standard search would scan
 // /usr/lib/debug and, with DEBUGINFOD_URLS set, download over the network, from inside the
-// profiled process. Symbols come from the module's own .symtab or .dynsym.
+// profiled process (and it maps the file it finds). symbolsOf() looks at the one build-id path.
 int noSeparateDebugInfo(Dwfl_Module*, void**, const char*, Dwarf_Addr, const char*, const char*,
                         GElf_Word, char**) {
   return -1;
@@ -57,6 +58,13 @@ std::string moduleName(const char* path) {
   return slash ? slash + 1 : path;
 }
 
+// A .symtab name as a function's name: glibc's carries symbol versions
+// ("pthread_cond_broadcast@@GLIBC_2.3.2"), which would also keep a C++ name from demangling.
+std::string functionName(const char* symbol) {
+  const char* at = std::strchr(symbol, '@');
+  return at == nullptr || at == symbol ? demangle(symbol) : demangle(std::string(symbol, at).c_str());
+}
+
 std::string hex(uint64_t value) {
   char text[32];
   std::snprintf(text, sizeof text, "0x%" PRIx64, value);
@@ -77,12 +85,14 @@ std::string demangle(const char* name) {
 
 std::string display(const NativeSymbol& symbol) {
   if (!symbol.function.empty()) return symbol.function;
-  if (!symbol.module.empty()) return symbol.module + "+" + hex(symbol.module_offset);
+  if (!symbol.module.empty())
+    return symbol.module + "+" +
+           hex(symbol.function_start_known ? symbol.module_offset - symbol.offset : symbol.module_offset);
   return "[unknown] " + hex(symbol.pc);
 }
 
-Symbolizer::Symbolizer(pid_t pid, std::chrono::milliseconds report_interval)
-    : pid_(pid), report_interval_(report_interval) {
+Symbolizer::Symbolizer(pid_t pid, std::chrono::milliseconds report_interval, std::string debug_root)
+    : pid_(pid), report_interval_(report_interval), debug_root_(std::move(debug_root)) {
   dwfl_ = dwfl_begin(&kProcessCallbacks);
   if (dwfl_ == nullptr) {
     error_ = std::string("libdw: ") + dwfl_errmsg(-1);
@@ -105,7 +115,7 @@ bool Symbolizer::reportModules() {
   dwfl_report_end(
       dwfl_,
       [](Dwfl_Module* module, void*, const char*, Dwarf_Addr, void* self) -> int {
-        static_cast<Symbolizer*>(self)->tables_.erase(module);
+        static_cast<Symbolizer*>(self)->modules_.erase(module);
         return DWARF_CB_OK;
       },
       this);
@@ -119,11 +129,25 @@ bool Symbolizer::reportModules() {
   return false;
 }
 
-// Every function symbol of the module's .symtab (else .dynsym) that it defines.
-const SymbolTable& Symbolizer::tableOf(Dwfl_Module* module) {
-  auto [entry, added] = tables_.try_emplace(module);
-  SymbolTable& table = entry->second;
-  if (!added) return table;
+// Every function symbol that the module defines: from its separate debug file's .symtab when
+// one is installed, else from its own .symtab (else .dynsym).
+Symbolizer::ModuleSymbols& Symbolizer::symbolsOf(Dwfl_Module* module) {
+  auto [entry, added] = modules_.try_emplace(module);
+  ModuleSymbols& symbols = entry->second;
+  SymbolTable& table = symbols.table;
+  if (!added) return symbols;
+  // Only for a module whose own file was opened: its build id then says which file it is
+  // (a file replaced on disk since it was loaded has none, and no name either).
+  GElf_Addr bias = 0;
+  if (dwfl_module_getelf(module, &bias) != nullptr) {
+    const unsigned char* build_id = nullptr;
+    GElf_Addr build_id_address = 0;
+    const int size = dwfl_module_build_id(module, &build_id, &build_id_address);
+    if (symbols.debug_file.addFunctions(debugFilePath(debug_root_, build_id, size), bias, table)) {
+      table.finish();
+      return symbols;
+    }
+  }
   int count = dwfl_module_getsymtab(module);
   for (int i = 0; i < count; i++) {
     GElf_Sym elf_symbol;
@@ -140,7 +164,7 @@ const SymbolTable& Symbolizer::tableOf(Dwfl_Module* module) {
                                     : SymbolTable::Binding::kLocal);
   }
   table.finish();
-  return table;
+  return symbols;
 }
 
 NativeSymbol Symbolizer::lookup(uint64_t pc) {
@@ -158,12 +182,23 @@ NativeSymbol Symbolizer::lookup(uint64_t pc) {
   // The ELF's own addresses are pc - bias; when its file cannot be opened, the offset from
   // where the module was mapped is the best there is.
   GElf_Addr bias = 0;
-  symbol.module_offset = dwfl_module_getelf(module, &bias) ? pc - bias : pc - start;
+  Elf* elf = dwfl_module_getelf(module, &bias);
+  symbol.module_offset = elf ? pc - bias : pc - start;
 
-  SymbolTable::Match match = tableOf(module).find(pc);
+  ModuleSymbols& symbols = symbolsOf(module);
+  SymbolTable::Match match = symbols.table.find(pc);
   if (match.name != nullptr) {
-    symbol.function = demangle(match.name);
+    symbol.function = functionName(match.name);
     symbol.offset = match.offset;
+    symbol.function_start_known = true;
+    return symbol;
+  }
+  if (elf == nullptr) return symbol;
+  if (!symbols.unnamed) symbols.unnamed = std::make_unique<EhFrameFunctions>(elf);
+  const EhFrameFunctions::Range range = symbols.unnamed->find(symbol.module_offset);
+  if (range.start != range.end) {
+    symbol.offset = symbol.module_offset - range.start;
+    symbol.function_start_known = true;
   }
   return symbol;
 }
@@ -177,6 +212,7 @@ NativeSymbol Symbolizer::lookupKernel(uint64_t pc) {
   if (match.name != nullptr) {
     symbol.function = match.name;
     symbol.offset = match.offset;
+    symbol.function_start_known = true;
   }
   return symbol;
 }

@@ -47,6 +47,15 @@ TEST(SymbolTable, NamesASharedAddressByItsBestBoundSymbol) {
   EXPECT_EQ(nameAt(table, 0x1010), "__getpid");
 }
 
+TEST(SymbolTable, NamesASharedAddressByItsPublicNameRatherThanGlibcsInternalAlias) {
+  // libc6-dbg's .symtab: both local, the internal alias first by name.
+  SymbolTable table;
+  table.add(0x1000, 0x20, "__GI___lll_lock_wait", SymbolTable::Binding::kLocal);
+  table.add(0x1000, 0x20, "__lll_lock_wait", SymbolTable::Binding::kLocal);
+  table.finish();
+  EXPECT_EQ(nameAt(table, 0x1004), "__lll_lock_wait");
+}
+
 TEST(SymbolTable, LetsASizelessSymbolReachTheNextOne) {
   SymbolTable table;
   table.add(0x1000, 0, "assembler_label", SymbolTable::Binding::kGlobal);
