@@ -245,8 +245,9 @@ FrameKeys::FrameKeys(const Recording& recording, const MethodNames& names, bool 
     for (uint32_t id = 0; id < names.size(); ++id) keys_[id].method = names[id].identity;
   }
   // Every frame of the recording once: line keys get dense ids, and every key learns the
-  // kinds of its frames (a negative bci is a native method; the [truncated] pseudo-frame,
-  // which has no class, is neither).
+  // kinds of its frames (a negative bci is a native method; a frame without a class is a
+  // native function of mixed mode, unless its name is bracketed: the [truncated] and
+  // [stub] pseudo-frames are neither).
   for (uint32_t stack = 0; stack < recording.stacks.size(); ++stack) {
     for (const format::Frame& frame : recording.stack(stack)) {
       uint32_t key = names[frame.method].identity;
@@ -258,8 +259,12 @@ FrameKeys::FrameKeys(const Recording& recording, const MethodNames& names, bool 
         key = it->second;
       }
       const MethodInfo* info = frame.method < recording.methods.size() ? &recording.methods[frame.method] : nullptr;
-      if (info && info->defined && !recording.string(info->class_name).empty())
+      if (!info || !info->defined) continue;
+      if (!recording.string(info->class_name).empty()) {
         keys_[key].kinds |= frame.bci >= 0 ? kJava : kNative;
+      } else if (!recording.string(info->method_name).starts_with('[')) {
+        keys_[key].kinds |= kNative;
+      }
     }
   }
 }

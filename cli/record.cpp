@@ -37,6 +37,7 @@ struct RecordArgs {
   std::string output;
   std::string filter;  // the agent's collection-time filter, "user:u1;application:shop*"
   bool no_children = false;
+  bool no_native = false;
   std::vector<std::string> command;
   std::vector<std::string> unknown;  // options CLI11 did not know (record allows extras to explain them)
 };
@@ -71,6 +72,7 @@ void checkOptionValue(const std::string& value, const std::string& what) {
 std::string agentOptions(const RecordArgs& args, const fs::path& output) {
   std::string options = "event=" + args.event + ",interval=" + args.interval + ",status=" + args.status +
                         ",file=" + output.string() + ",overwrite=no,children=" + (args.no_children ? "no" : "yes");
+  if (args.no_native) options += ",native=no";
   if (!args.filter.empty()) {
     checkOptionValue(args.filter, "the filter");
     options += ",filter=" + args.filter;
@@ -233,6 +235,9 @@ Command addRecordCommand(CLI::App& parent) {
   cmd->add_flag("--no-children", args->no_children,
                 "Profile only the JVM record starts, not the JVMs it starts in turn (by default each gets its own "
                 "file: the -o name with its pid inserted, run.4242.ssr)");
+  cmd->add_flag("--no-native", args->no_native,
+                "Java frames only: no native frames (JVM, JNI libraries, libc) and, in cpu mode, no samples of the "
+                "JVM's own threads (GC, compilers: 'jvm:NAME')");
   cmd->add_option("command", args->command, "The program to run and its arguments, after --")->required();
   // Options after the program belong to it; before `--`, an unknown one is reported by
   // checkCommandLine, which can also say that `--` is missing.
