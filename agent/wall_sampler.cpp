@@ -57,7 +57,7 @@ void WallSampler::run(void* self_ptr, JNIEnv* jni, AgentThread& thread) {
       const int64_t missed = (now - next) / self.interval_ns_ + 1;
       self.tick_ += static_cast<uint64_t>(missed);
       next += missed * self.interval_ns_;
-      self.creditStoppedTicks(static_cast<uint64_t>(missed), now - self.start_ns_);
+      self.creditStoppedTicks(static_cast<uint64_t>(missed) + (self.held_ ? 1 : 0), now - self.start_ns_);
     }
     self.pause_mark_ = self.pauseMark();
   }
@@ -120,7 +120,9 @@ void WallSampler::gcTick(int64_t time_ns) {
 }
 
 void WallSampler::tick(JNIEnv* jni) {
-  const int64_t time_ns = monotonicNs() - start_ns_;
+  tick_start_ns_ = monotonicNs();
+  held_ = false;
+  const int64_t time_ns = tick_start_ns_ - start_ns_;
   const pid_t pid = getpid();
   ++tick_;
   registry_.wall_tick.store(tick_, std::memory_order_relaxed);
@@ -136,6 +138,7 @@ void WallSampler::tick(JNIEnv* jni) {
     schedule_generation_ = generation;
     // A thread not due is not even touched: its next look is in this compact array.
     for (Scheduled& entry : schedule_) {
+      if (held_) break;
       if (entry.next_look > tick_) continue;
       ThreadSlot& slot = *entry.slot;
       sampleThread(slot, pid, time_ns);
@@ -220,6 +223,12 @@ void WallSampler::sampleThread(ThreadSlot& slot, pid_t pid, int64_t time_ns) {
   uint8_t state = 0;
   if (!liveState(slot, cpu, state)) {
     lost_.add(format::LostReason::ThreadExiting);
+    return;
+  }
+  // A stack taken now would stand for a tick it was not in (held_).
+  if (monotonicNs() - tick_start_ns_ >= interval_ns_) {
+    held_ = true;
+    slot.last_look_tick = tick_ - 1;
     return;
   }
   // A carrier running a virtual thread: JVMTI calls the carrier waiting, but the sample will

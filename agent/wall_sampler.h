@@ -113,6 +113,11 @@ class WallSampler {
   const uint32_t rename_period_;  // ticks between two looks at one thread's name
   AgentThread thread_;
   uint64_t tick_ = 0;  // ticks due so far (a late sampler skips some: owed, see oweSkippedTicks)
+  int64_t tick_start_ns_ = 0;  // monotonic
+  // This tick's look at a thread returned more than an interval after the tick began: a
+  // pause held the sampler (or it waited for a CPU). That thread and the ones after it keep
+  // this tick owed, for the pause's account (creditStoppedTicks) or their last state.
+  bool held_ = false;
   struct Scheduled {
     uint64_t next_look;  // copy of slot->next_look_tick, so threads not due are not touched
     ThreadSlot* slot;

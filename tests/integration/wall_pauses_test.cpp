@@ -87,9 +87,9 @@ TEST_F(WallPauses, SafepointWithoutGcIsSafepointSamples) {
   EXPECT_LE(lost(threads, "timer_overrun"), 0.01 * samples) << threads.at("lost").dump();
   // Every tick of its life is a sample (±10 %)...
   EXPECT_NEAR(samples * kIntervalNs, t.at("spin"), 0.1 * t.at("spin")) << spinner.dump();
-  // ... and the ticks the dumps held it stopped are in state safepoint. The tick during
-  // which the sampler itself was held goes on as a look after the pause, one per pause:
-  // 72-76 % of the JVM's figure measured on both JDKs, at least half asked for.
+  // ... and the ticks the dumps held it stopped are in state safepoint: 66-93 % of the
+  // JVM's figure measured on both JDKs (which counts the time to reach every thread, while
+  // the spinner still runs), at least half asked for.
   const double safepoint_ns = state(spinner, "safepoint") * kIntervalNs;
   EXPECT_GE(safepoint_ns, 0.5 * dumps_ns) << spinner.dump() << " ThreadDump total " << dumps_ns;
   EXPECT_LE(safepoint_ns, 1.2 * dumps_ns) << spinner.dump() << " ThreadDump total " << dumps_ns;
