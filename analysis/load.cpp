@@ -1,8 +1,12 @@
 #include "analysis/load.h"
 
-#include <algorithm>
-#include <optional>
+#include <sched.h>
 
+#include <algorithm>
+#include <exception>
+#include <thread>
+
+#include "analysis/event_decoder.h"
 #include "common/duration.h"
 #include "format/reader.h"
 
@@ -10,10 +14,7 @@ namespace stackscope::analysis {
 
 namespace {
 
-// Ids index dense tables, so an id from a damaged or hostile file must not make us allocate
-// gigabytes. Writers hand out ids from 1 upwards; 16 M of any kind is far beyond real use.
-constexpr uint32_t kMaxId = 1u << 24;
-// Beyond this many samples the table grows as it is filled instead of being sized up front.
+// Beyond this many events the table grows as it is filled instead of being sized up front.
 constexpr size_t kMaxReservedSamples = size_t{1} << 24;
 
 template <typename T>
@@ -22,14 +23,15 @@ decltype(auto) slot(std::vector<T>& table, uint32_t id) {
   return table[id];
 }
 
-class Loader final : public format::RecordVisitor {
+// The map records (names, stacks, threads, annotations, markers, agent warnings): read
+// first, sequentially, before any event chunk.
+class MapLoader final : public format::RecordVisitor {
  public:
-  Loader(Recording& recording, const TimeWindow& window) : rec_(recording), window_(window) {}
+  explicit MapLoader(Recording& recording) : rec_(recording) {}
 
   void info(const format::RecordingInfo& info) override {
     rec_.has_info = true;
     rec_.info = info;
-    own_kind_ = rec_.eventKinds().front();
   }
   void string(uint32_t id, std::string_view value) override {
     if (accept(id)) slot(rec_.strings, id) = value;
@@ -64,87 +66,30 @@ class Loader final : public format::RecordVisitor {
     Annotation& fields = slot(rec_.annotations, a.id);
     std::copy(std::begin(a.fields), std::end(a.fields), fields.begin());
   }
-  void sample(const format::SampleRecord& s) override {
-    seen(s.time_ns);
-    if (!window_.contains(s.time_ns) || !accept(s.thread)) return;
-    const std::optional<EventKind> kind = kindOf(s.kind);
-    if (!kind) {
-      ++unknown_kinds_;
-      return;
-    }
-    if (s.thread >= rec_.threads.size()) slot(rec_.threads, s.thread);
-    uint32_t stack = s.stack;
-    // A stack lost with a damaged map chunk: keep the sample in the totals, with no frames.
-    if (stack >= rec_.stack_defined.size() || !rec_.stack_defined[stack]) {
-      ++missing_stacks_;
-      stack = 0;
-    }
-    // Like a missing stack, a missing annotation leaves the sample in, unannotated.
-    const uint32_t annotation = s.annotation < rec_.annotations.size() ? s.annotation : 0;
-    // A virtual thread's carrier: kept per thread (a few), not per sample.
-    if (s.carrier != 0 && s.carrier != s.thread && accept(s.carrier)) {
-      slot(rec_.threads, s.carrier);
-      std::vector<uint32_t>& carriers = rec_.threads[s.thread].carriers;
-      if (carriers.size() < ThreadInfo::kMaxCarriers && std::find(carriers.begin(), carriers.end(), s.carrier) == carriers.end())
-        carriers.push_back(s.carrier);
-    }
-    out_of_order_ |= !rec_.events.empty() && s.time_ns < rec_.events.back().time_ns;
-    rec_.events.push_back({s.time_ns, s.thread, stack, s.state, std::min(s.weight, Event::kMaxWeight), annotation, *kind});
-    rec_.kinds_seen |= 1u << static_cast<unsigned>(*kind);
-  }
-  void threadStart(const format::ThreadEventRecord& e) override {
-    seen(e.time_ns);
-    if (accept(e.thread)) slot(rec_.threads, e.thread).start_ns = e.time_ns;
-  }
-  void threadEnd(const format::ThreadEventRecord& e) override {
-    seen(e.time_ns);
-    if (accept(e.thread)) slot(rec_.threads, e.thread).end_ns = e.time_ns;
-  }
-  void status(const format::StatusRecord& s) override {
-    seen(s.time_ns);
-    if (window_.contains(s.time_ns)) rec_.statuses.push_back(s);
-  }
-  void lost(const format::LostRecord& l) override {
-    seen(l.time_ns);
-    if (window_.contains(l.time_ns)) rec_.lost[l.reason] += l.count;
-  }
   // Every marker, whatever the window: they come with the map data and bound snapshots.
   void marker(const format::MarkerRecord& m) override { rec_.markers.push_back(m); }
   // Map data too: what the agent found wrong holds for every window.
-  void agentWarning(const format::AgentWarningRecord& w) override {
-    agent_warnings_.push_back(agentWarningText(w));
-  }
-  void end(const format::RecordingEndRecord& e) override {
-    seen(e.time_ns);
-    rec_.ended = true;
-    end_time_ = e.time_ns;
-  }
+  void agentWarning(const format::AgentWarningRecord& w) override { agent_warnings_.push_back(agentWarningText(w)); }
 
-  // Completes the model once the reader is done.
-  void finish(format::RecordingReader& reader) {
-    last_event_ = std::max(last_event_, reader.lastEventTime());
-    rec_.end_ns = rec_.ended ? end_time_ : last_event_;
+  // Completes the model once the reader is done and the events are in.
+  void finish(format::RecordingReader& reader, DecodedEvents& events) {
+    const int64_t last_event = std::max(events.last_event_ns, reader.lastEventTime());
+    rec_.ended = events.ended;
+    rec_.end_ns = events.ended ? events.end_ns : last_event;
     if (rec_.stacks.empty()) rec_.stacks.resize(1);  // id 0 is the empty stack of samples above
     if (rec_.stack_defined.empty()) rec_.stack_defined.resize(1);
     if (rec_.methods.empty()) rec_.methods.resize(1);
     if (rec_.threads.empty()) rec_.threads.resize(1);
     if (rec_.annotations.empty()) rec_.annotations.resize(1);
-    // Writers may emit events slightly out of order; statistics that follow a thread from
-    // event to event (call counts) need time order. (No decoder fills Recording::amounts
-    // yet; the first that does must permute its columns with this sort.)
-    const auto by_time = [](const Event& a, const Event& b) { return a.time_ns < b.time_ns; };
-    if (out_of_order_) std::stable_sort(rec_.events.begin(), rec_.events.end(), by_time);
-    rec_.warnings = agent_warnings_;
-    rec_.warnings.insert(rec_.warnings.end(), reader.warnings().begin(), reader.warnings().end());
+    std::vector<std::string> warnings = agent_warnings_;
+    warnings.insert(warnings.end(), reader.warnings().begin(), reader.warnings().end());
+    warnings.insert(warnings.end(), rec_.warnings.begin(), rec_.warnings.end());  // the other readers'
+    rec_.warnings = std::move(warnings);
     rec_.file_size = reader.fileSize();
-    rec_.bytes_read = reader.bytesRead();
-    if (missing_stacks_)
-      rec_.warnings.push_back(std::to_string(missing_stacks_) +
-                              " samples refer to stack traces missing from the file; they count in totals without frames");
-    if (unknown_kinds_)
-      rec_.warnings.push_back(std::to_string(unknown_kinds_) + " samples of a kind this reader does not know were skipped");
-    if (rejected_ids_)
-      rec_.warnings.push_back(std::to_string(rejected_ids_) + " records with implausible ids were ignored");
+    rec_.bytes_read += reader.bytesRead();
+    finishEvents(rec_, events);
+    if (const uint64_t rejected = rejected_ids_ + events.rejected_ids)
+      rec_.warnings.push_back(std::to_string(rejected) + " records with implausible ids were ignored");
   }
 
  private:
@@ -153,25 +98,9 @@ class Loader final : public format::RecordVisitor {
     ++rejected_ids_;
     return false;
   }
-  void seen(int64_t time_ns) { last_event_ = std::max(last_event_, time_ns); }
-  std::optional<EventKind> kindOf(format::SampleKind kind) const {
-    switch (kind) {
-      case format::SampleKind::Mode: return own_kind_;
-      case format::SampleKind::Cpu: return EventKind::Cpu;
-      case format::SampleKind::Wall: return EventKind::Wall;
-    }
-    return std::nullopt;
-  }
 
   Recording& rec_;
-  TimeWindow window_;
-  int64_t end_time_ = 0;
-  int64_t last_event_ = 0;
-  uint64_t missing_stacks_ = 0;
-  bool out_of_order_ = false;  // noticed while loading: saves a pass over the events
-  EventKind own_kind_ = EventKind::Cpu;  // of sample records that do not name theirs: the mode's
   uint64_t rejected_ids_ = 0;
-  uint64_t unknown_kinds_ = 0;
   std::vector<std::string> agent_warnings_;
 };
 
@@ -185,35 +114,115 @@ class EndFinder final : public format::RecordVisitor {
   format::RecordVisitor& target_;
 };
 
+// CPUs this process may run on (taskset and cgroups narrow it), at least 1.
+size_t usableCpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (::sched_getaffinity(0, sizeof set, &set) != 0) return 1;
+  return std::max(1, CPU_COUNT(&set));
+}
+
+// Below this much decompressed data per thread, a thread costs more than it saves.
+constexpr uint64_t kMinRawBytesPerThread = 4u << 20;
+
+// Decodes the event chunks into the model: split into contiguous runs of about equal size,
+// one per usable CPU, each decoded by its own thread with its own reader (the caller's for the
+// first), then merged in chunk order, so the model is the one a sequential read builds.
+void decodeEventChunks(const std::string& path, format::RecordingReader& reader, Recording& rec,
+                       const std::vector<format::ChunkInfo>& chunks, size_t wanted_threads, DecodedEvents& totals) {
+  // Room for the records of the chunks to read: no reallocation copies of a large table. The
+  // counts come from the file, so each is believed only as far as its chunk's decompressed
+  // size allows (a sample record takes at least kMinSampleBytes): a hostile count of 2^32
+  // must not become an allocation.
+  constexpr size_t kMinSampleBytes = 6;
+  const auto bound = [](const format::ChunkInfo& c) { return std::min<size_t>(c.record_count, c.raw_size / kMinSampleBytes); };
+  uint64_t raw = 0;
+  size_t records = 0;
+  for (const format::ChunkInfo& c : chunks) {
+    raw += c.raw_size;
+    records += bound(c);
+  }
+  const size_t worth = wanted_threads > 0 ? wanted_threads : std::min<uint64_t>(raw / kMinRawBytesPerThread, usableCpus());
+  const size_t threads = std::clamp<size_t>(worth, 1, std::max<size_t>(chunks.size(), 1));
+  // Run r holds chunks [starts[r], starts[r + 1]).
+  std::vector<size_t> starts{0};
+  uint64_t filled = 0;
+  for (size_t i = 0; i < chunks.size() && starts.size() < threads; ++i) {
+    filled += chunks[i].raw_size;
+    if (filled * threads >= raw * starts.size()) starts.push_back(i + 1);
+  }
+  starts.push_back(chunks.size());
+  const size_t runs = starts.size() - 1;
+  std::vector<DecodedEvents> decoded(runs);
+  std::vector<std::vector<std::string>> warnings(runs);
+  std::vector<uint64_t> bytes(runs, 0);
+  std::vector<std::exception_ptr> failures(runs);
+  const auto decodeRun = [&](size_t r, format::RecordingReader& from) {
+    const size_t warned = from.warnings().size();
+    const uint64_t read = from.bytesRead();
+    size_t reserve = 0;
+    for (size_t i = starts[r]; i < starts[r + 1]; ++i) reserve += bound(chunks[i]);
+    // The first run's table will hold every run's events (mergeEvents appends to it).
+    decoded[r].events.reserve(std::min(r == 0 ? records : reserve, kMaxReservedSamples));
+    EventDecoder decoder(rec, rec.window, decoded[r]);
+    for (size_t i = starts[r]; i < starts[r + 1]; ++i) from.readChunk(chunks[i], decoder);
+    if (r > 0) warnings[r].assign(from.warnings().begin() + static_cast<std::ptrdiff_t>(warned), from.warnings().end());
+    bytes[r] = from.bytesRead() - read;
+  };
+  std::vector<std::thread> workers;
+  for (size_t r = 1; r < runs; ++r)
+    workers.emplace_back([&, r] {
+      try {
+        format::RecordingReader own(path);
+        decodeRun(r, own);
+      } catch (...) {
+        failures[r] = std::current_exception();
+      }
+    });
+  try {
+    decodeRun(0, reader);
+  } catch (...) {
+    failures[0] = std::current_exception();
+  }
+  for (std::thread& worker : workers) worker.join();
+  for (const std::exception_ptr& failure : failures)
+    if (failure) std::rethrow_exception(failure);
+  for (size_t r = 0; r < runs; ++r) {
+    mergeEvents(rec, std::move(decoded[r]), totals);
+    rec.warnings.insert(rec.warnings.end(), warnings[r].begin(), warnings[r].end());
+    if (r > 0) rec.bytes_read += bytes[r];
+  }
+}
+
 }  // namespace
 
 std::string agentWarningText(const format::AgentWarningRecord& warning) {
   return "the agent reported at " + formatDuration(warning.time_ns) + ": " + warning.text;
 }
 
-Recording loadRecording(const std::string& path, const TimeWindow& window) {
+Recording loadRecording(const std::string& path, const TimeWindow& window, size_t threads) {
   format::RecordingReader reader(path);
   Recording recording;
   recording.window = window;
-  Loader loader(recording, window);
-  // Room for the records of the chunks to read: no reallocation copies of a large table. The
-  // counts come from the file, so each is believed only as far as its chunk's decompressed
-  // size allows (a sample record takes at least kMinSampleBytes): a hostile count of 2^32
-  // must not become an allocation.
-  constexpr size_t kMinSampleBytes = 6;
-  size_t records = 0;
-  for (const format::ChunkInfo& chunk : reader.eventChunks(window.from_ns, window.to_ns))
-    records += std::min<size_t>(chunk.record_count, chunk.raw_size / kMinSampleBytes);
-  recording.events.reserve(std::min(records, kMaxReservedSamples));
-  reader.read(loader, window.from_ns, window.to_ns);
+  MapLoader maps(recording);
+  std::vector<format::ChunkInfo> event_chunks;
+  for (const format::ChunkInfo& chunk : reader.plan(window.from_ns, window.to_ns)) {
+    if (chunk.kind == format::ChunkKind::Map) reader.readChunk(chunk, maps);
+    else event_chunks.push_back(chunk);
+  }
+  DecodedEvents totals;
+  decodeEventChunks(path, reader, recording, event_chunks, threads, totals);
   // Whether the recording finished is told by its last event chunk; a window that ends
   // earlier skipped that chunk, so look at it alone.
   const auto last = reader.lastEventChunk();
   if (last && (last->end_ns < window.from_ns || last->start_ns > window.to_ns)) {
-    EndFinder finder(loader);
+    DecodedEvents end;
+    EventDecoder decoder(recording, {0, 0}, end);
+    EndFinder finder(decoder);
     reader.readChunk(*last, finder);
+    mergeEvents(recording, std::move(end), totals);
   }
-  loader.finish(reader);
+  maps.finish(reader, totals);
   return recording;
 }
 
@@ -221,9 +230,10 @@ Recording loadMapData(const std::string& path) {
   format::RecordingReader reader(path);
   Recording recording;
   recording.window = {0, 0};
-  Loader loader(recording, recording.window);
-  reader.readMaps(loader);
-  loader.finish(reader);
+  MapLoader maps(recording);
+  reader.readMaps(maps);
+  DecodedEvents none;
+  maps.finish(reader, none);
   return recording;
 }
 

@@ -10,8 +10,10 @@ namespace stackscope::analysis {
 // Reads every map record and the samples, status reports and lost counts inside `window`
 // (event chunks wholly outside it are not decoded). Throws format::FormatError when the file
 // is missing or not a recording; a torn or damaged file loads what is readable and says what
-// was skipped in Recording::warnings.
-Recording loadRecording(const std::string& path, const TimeWindow& window = {});
+// was skipped in Recording::warnings. Event chunks are decoded on `threads` threads; 0 lets
+// the loader choose: one per usable CPU, as far as there are megabytes to share out. The
+// model does not depend on the number.
+Recording loadRecording(const std::string& path, const TimeWindow& window = {}, size_t threads = 0);
 
 // How an agent warning record reads in a report's warnings.
 std::string agentWarningText(const format::AgentWarningRecord& warning);

@@ -286,7 +286,7 @@ void RecordingReader::readMaps(RecordVisitor& visitor) {
   for (const ChunkInfo& chunk : mapChunks()) readChunk(chunk, visitor);
 }
 
-void RecordingReader::read(RecordVisitor& visitor, int64_t from_ns, int64_t to_ns) {
+std::vector<ChunkInfo> RecordingReader::plan(int64_t from_ns, int64_t to_ns) {
   std::vector<ChunkInfo> plan = mapChunks();
   const std::vector<ChunkInfo> events = eventChunks(from_ns, to_ns);
   plan.insert(plan.end(), events.begin(), events.end());
@@ -294,9 +294,13 @@ void RecordingReader::read(RecordVisitor& visitor, int64_t from_ns, int64_t to_n
   // against their chunk headers before decoding anything, and rescan on a mismatch.
   if (!index_loaded_ && !std::all_of(plan.begin(), plan.end(), [&](const ChunkInfo& c) { return matchesHeader(c); })) {
     loadWholeIndex();
-    return read(visitor, from_ns, to_ns);
+    return this->plan(from_ns, to_ns);
   }
-  for (const ChunkInfo& chunk : plan) readChunk(chunk, visitor);
+  return plan;
+}
+
+void RecordingReader::read(RecordVisitor& visitor, int64_t from_ns, int64_t to_ns) {
+  for (const ChunkInfo& chunk : plan(from_ns, to_ns)) readChunk(chunk, visitor);
 }
 
 std::string RecordingReader::contentFingerprint() {

@@ -77,6 +77,10 @@ class RecordingReader {
   bool readChunk(const ChunkInfo& chunk, RecordVisitor& visitor);
   // Every map chunk, then the event chunks whose time range meets [from_ns, to_ns].
   void read(RecordVisitor& visitor, int64_t from_ns = kBeginning, int64_t to_ns = kEnd);
+  // The chunks `read` decodes, in its order, checked against their headers: for a caller
+  // that decodes them itself (the front-end decodes event chunks on several cores, each
+  // with a reader of its own: one reader is not for two threads).
+  std::vector<ChunkInfo> plan(int64_t from_ns = kBeginning, int64_t to_ns = kEnd);
   // Every map chunk only: ids, names and markers, without decoding any event.
   void readMaps(RecordVisitor& visitor);
   // A digest of the file's header and of every chunk header (which holds the chunk's payload

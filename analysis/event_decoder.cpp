@@ -1,0 +1,126 @@
+#include "analysis/event_decoder.h"
+
+#include <algorithm>
+#include <optional>
+#include <string>
+
+namespace stackscope::analysis {
+
+namespace {
+
+std::optional<EventKind> kindOf(format::SampleKind kind, EventKind own) {
+  switch (kind) {
+    case format::SampleKind::Mode: return own;
+    case format::SampleKind::Cpu: return EventKind::Cpu;
+    case format::SampleKind::Wall: return EventKind::Wall;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+bool EventDecoder::accept(uint32_t id) {
+  if (id < kMaxId) return true;
+  ++out_.rejected_ids;
+  return false;
+}
+
+void EventDecoder::sample(const format::SampleRecord& s) {
+  seen(s.time_ns);
+  if (!window_.contains(s.time_ns) || !accept(s.thread)) return;
+  const std::optional<EventKind> kind = kindOf(s.kind, own_kind_);
+  if (!kind) {
+    ++out_.unknown_kinds;
+    return;
+  }
+  named(s.thread);
+  uint32_t stack = s.stack;
+  // A stack lost with a damaged map chunk: keep the sample in the totals, with no frames.
+  if (stack >= model_.stack_defined.size() || !model_.stack_defined[stack]) {
+    ++out_.missing_stacks;
+    stack = 0;
+  }
+  // Like a missing stack, a missing annotation leaves the sample in, unannotated.
+  const uint32_t annotation = s.annotation < model_.annotations.size() ? s.annotation : 0;
+  // A virtual thread's carrier: kept per thread (a few), not per sample.
+  if (s.carrier != 0 && s.carrier != s.thread && accept(s.carrier)) {
+    named(s.carrier);
+    if (carrier_pairs_.insert((uint64_t{s.thread} << 32) | s.carrier).second) out_.carriers.emplace_back(s.thread, s.carrier);
+  }
+  out_.out_of_order |= !out_.events.empty() && s.time_ns < out_.events.back().time_ns;
+  out_.events.push_back({s.time_ns, s.thread, stack, s.state, std::min(s.weight, Event::kMaxWeight), annotation, *kind});
+  out_.kinds_seen |= 1u << static_cast<unsigned>(*kind);
+}
+
+void EventDecoder::threadStart(const format::ThreadEventRecord& e) {
+  seen(e.time_ns);
+  if (!accept(e.thread)) return;
+  named(e.thread);
+  out_.starts.emplace_back(e.thread, e.time_ns);
+}
+
+void EventDecoder::threadEnd(const format::ThreadEventRecord& e) {
+  seen(e.time_ns);
+  if (!accept(e.thread)) return;
+  named(e.thread);
+  out_.ends.emplace_back(e.thread, e.time_ns);
+}
+
+void EventDecoder::status(const format::StatusRecord& s) {
+  seen(s.time_ns);
+  if (window_.contains(s.time_ns)) out_.statuses.push_back(s);
+}
+
+void EventDecoder::lost(const format::LostRecord& l) {
+  seen(l.time_ns);
+  if (window_.contains(l.time_ns)) out_.lost[l.reason] += l.count;
+}
+
+void EventDecoder::end(const format::RecordingEndRecord& e) {
+  seen(e.time_ns);
+  out_.ended = true;
+  out_.end_ns = e.time_ns;
+}
+
+void mergeEvents(Recording& rec, DecodedEvents&& run, DecodedEvents& totals) {
+  totals.out_of_order |= run.out_of_order ||
+                         (!rec.events.empty() && !run.events.empty() && run.events.front().time_ns < rec.events.back().time_ns);
+  // The first run's table was sized for all of them: later runs are appended, not reallocated.
+  if (rec.events.empty()) rec.events = std::move(run.events);
+  else rec.events.insert(rec.events.end(), run.events.begin(), run.events.end());
+  rec.kinds_seen |= run.kinds_seen;
+  rec.statuses.insert(rec.statuses.end(), run.statuses.begin(), run.statuses.end());
+  for (const auto& [reason, count] : run.lost) rec.lost[reason] += count;
+  if (rec.threads.size() <= run.max_thread) rec.threads.resize(size_t{run.max_thread} + 1);
+  // The last record for a thread wins, as in file order.
+  for (const auto& [thread, time] : run.starts) rec.threads[thread].start_ns = time;
+  for (const auto& [thread, time] : run.ends) rec.threads[thread].end_ns = time;
+  for (const auto& [thread, carrier] : run.carriers) {
+    std::vector<uint32_t>& carriers = rec.threads[thread].carriers;
+    if (carriers.size() < ThreadInfo::kMaxCarriers && std::find(carriers.begin(), carriers.end(), carrier) == carriers.end())
+      carriers.push_back(carrier);
+  }
+  if (run.ended) {
+    totals.ended = true;
+    totals.end_ns = run.end_ns;
+  }
+  totals.last_event_ns = std::max(totals.last_event_ns, run.last_event_ns);
+  totals.missing_stacks += run.missing_stacks;
+  totals.unknown_kinds += run.unknown_kinds;
+  totals.rejected_ids += run.rejected_ids;
+}
+
+void finishEvents(Recording& rec, const DecodedEvents& totals) {
+  // Writers may emit events slightly out of order; statistics that follow a thread from
+  // event to event (call counts) need time order. (No decoder fills Recording::amounts
+  // yet; the first that does must permute its columns with this sort.)
+  const auto by_time = [](const Event& a, const Event& b) { return a.time_ns < b.time_ns; };
+  if (totals.out_of_order) std::stable_sort(rec.events.begin(), rec.events.end(), by_time);
+  if (totals.missing_stacks)
+    rec.warnings.push_back(std::to_string(totals.missing_stacks) +
+                           " samples refer to stack traces missing from the file; they count in totals without frames");
+  if (totals.unknown_kinds)
+    rec.warnings.push_back(std::to_string(totals.unknown_kinds) + " samples of a kind this reader does not know were skipped");
+}
+
+}  // namespace stackscope::analysis

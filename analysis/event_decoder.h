@@ -1,0 +1,71 @@
+// Decoding the event records of a run of event chunks, apart from the model, so that runs
+// can be decoded on several cores at once (load.cpp) and merged in chunk order into the same
+// model a sequential read builds. A decoder only reads the map data of the model it is given
+// (stacks, annotations, the recording's own kind), which is complete before any event chunk
+// is read (docs/format.md, invariant 2), so decoders of one model never race.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "analysis/recording.h"
+#include "format/reader.h"
+
+namespace stackscope::analysis {
+
+// What a run of event chunks holds, in file order.
+struct DecodedEvents {
+  std::vector<Event> events;
+  uint32_t kinds_seen = 0;
+  bool out_of_order = false;
+  std::vector<format::StatusRecord> statuses;
+  std::map<format::LostReason, uint64_t> lost;
+  std::vector<std::pair<uint32_t, int64_t>> starts, ends;  // (thread, time)
+  std::vector<std::pair<uint32_t, uint32_t>> carriers;     // (virtual thread, carrier), first sightings
+  uint32_t max_thread = 0;                                 // the largest thread id an event named
+  bool ended = false;
+  int64_t end_ns = 0;
+  int64_t last_event_ns = 0;
+  uint64_t missing_stacks = 0;
+  uint64_t unknown_kinds = 0;
+  uint64_t rejected_ids = 0;
+};
+
+// Ids index dense tables, so an id from a damaged or hostile file must not make us allocate
+// gigabytes. Writers hand out ids from 1 upwards; 16 M of any kind is far beyond real use.
+inline constexpr uint32_t kMaxId = 1u << 24;
+
+class EventDecoder final : public format::RecordVisitor {
+ public:
+  // `model` holds the map data (read only); events outside `window` are left out.
+  EventDecoder(const Recording& model, const TimeWindow& window, DecodedEvents& out)
+      : model_(model), window_(window), out_(out), own_kind_(model.eventKinds().front()) {}
+
+  void sample(const format::SampleRecord& s) override;
+  void threadStart(const format::ThreadEventRecord& e) override;
+  void threadEnd(const format::ThreadEventRecord& e) override;
+  void status(const format::StatusRecord& s) override;
+  void lost(const format::LostRecord& l) override;
+  void end(const format::RecordingEndRecord& e) override;
+
+ private:
+  bool accept(uint32_t id);
+  void seen(int64_t time_ns) { out_.last_event_ns = std::max(out_.last_event_ns, time_ns); }
+  void named(uint32_t thread) { out_.max_thread = std::max(out_.max_thread, thread); }
+
+  const Recording& model_;
+  TimeWindow window_;
+  DecodedEvents& out_;
+  EventKind own_kind_;  // of Sample records, which do not name theirs: the mode's
+  std::unordered_set<uint64_t> carrier_pairs_;
+};
+
+// Adds a run's events to the model, after the runs before it. Call finishEvents once all
+// runs are in.
+void mergeEvents(Recording& recording, DecodedEvents&& run, DecodedEvents& totals);
+void finishEvents(Recording& recording, const DecodedEvents& totals);
+
+}  // namespace stackscope::analysis

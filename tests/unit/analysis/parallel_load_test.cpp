@@ -1,0 +1,97 @@
+// Event chunks decoded on several threads build the very model a sequential read builds:
+// same events in the same order, statuses, losses, thread starts and ends, carriers,
+// warnings, end and bytes read, whatever the number of threads, the window, or a file that
+// did not finish.
+#include <gtest/gtest.h>
+
+#include <tuple>
+
+#include "analysis/load.h"
+#include "fixture.h"
+#include "format/writer.h"
+#include "kinds_fixture.h"
+
+namespace stackscope::analysis {
+namespace {
+
+using namespace stackscope::testing;
+
+// `chunks` small chunks; each chunk's first sample is a little earlier than the previous chunk's
+// last (an inversion across a boundary, which a split between two threads can fall on);
+// wall samples beside cpu ones; a virtual thread on two carriers; threads that start and end.
+void writeManyChunks(const std::string& path, int chunks) {
+  format::RecordingWriter w;
+  if (!w.open(path)) throw std::runtime_error(w.lastError());
+  writeTestInfo(w, "cpu,wall", 0, 9);
+  w.writeMethod({1, w.internString("app.A"), w.internString("run"), w.internString("()V"), 0, {}});
+  format::ThreadRecord virtual_thread{3, "", 0, 30};
+  virtual_thread.is_virtual = true;
+  w.writeThread({1, "one", 11, 1});
+  w.writeThread({2, "two", 12, 2});
+  w.writeThread(virtual_thread);
+  const format::Frame frame{1, 0};
+  const uint32_t stack = w.internStack(&frame, 1);
+  int64_t t = 0;
+  for (int chunk = 0; chunk < chunks; ++chunk) {
+    t -= 2 * kMs;  // earlier than the last sample of the chunk before
+    w.writeThreadStart({t, static_cast<uint32_t>(1 + chunk % 2)});
+    for (int i = 0; i < 25; ++i, t += kMs) {
+      w.writeSample({t, static_cast<uint32_t>(1 + i % 2), stack, format::ThreadState::Running, static_cast<uint32_t>(1 + i % 3)});
+      format::SampleRecord wall{t, 3, stack, format::ThreadState::Parked, 1, 0, static_cast<uint32_t>(1 + chunk % 2)};
+      wall.kind = format::SampleKind::Wall;
+      w.writeSample(wall);
+    }
+    w.writeStatus({t, static_cast<uint32_t>(chunk), 0, 0, 1, 2, 3});
+    w.writeLost({t, chunk % 2 ? format::LostReason::NotWalkable : format::LostReason::BufferFull, 1});
+    w.writeThreadEnd({t, static_cast<uint32_t>(1 + chunk % 2)});
+    if (!w.flush()) throw std::runtime_error(w.lastError());
+  }
+  if (!w.finish(t)) throw std::runtime_error(w.lastError());
+}
+
+void expectSameModel(const Recording& a, const Recording& b, const std::string& what) {
+  ASSERT_EQ(a.events.size(), b.events.size()) << what;
+  for (size_t i = 0; i < a.events.size(); ++i) {
+    const Event &x = a.events[i], &y = b.events[i];
+    ASSERT_EQ(std::make_tuple(x.time_ns, x.thread, x.stack, x.state, uint32_t{x.weight}, uint32_t{x.annotation}, x.kind),
+              std::make_tuple(y.time_ns, y.thread, y.stack, y.state, uint32_t{y.weight}, uint32_t{y.annotation}, y.kind))
+        << what << ", event " << i;
+  }
+  EXPECT_EQ(a.kinds_seen, b.kinds_seen) << what;
+  ASSERT_EQ(a.statuses.size(), b.statuses.size()) << what;
+  for (size_t i = 0; i < a.statuses.size(); ++i) EXPECT_EQ(a.statuses[i].time_ns, b.statuses[i].time_ns) << what;
+  EXPECT_EQ(a.lost, b.lost) << what;
+  ASSERT_EQ(a.threads.size(), b.threads.size()) << what;
+  for (size_t i = 0; i < a.threads.size(); ++i) {
+    EXPECT_EQ(a.threads[i].start_ns, b.threads[i].start_ns) << what << ", thread " << i;
+    EXPECT_EQ(a.threads[i].end_ns, b.threads[i].end_ns) << what << ", thread " << i;
+    EXPECT_EQ(a.threads[i].carriers, b.threads[i].carriers) << what << ", thread " << i;
+  }
+  EXPECT_EQ(a.warnings, b.warnings) << what;
+  EXPECT_EQ(a.ended, b.ended) << what;
+  EXPECT_EQ(a.end_ns, b.end_ns) << what;
+  EXPECT_EQ(a.bytes_read, b.bytes_read) << what;
+}
+
+TEST(ParallelLoad, AnyNumberOfThreadsBuildsTheSequentialModel) {
+  TempDir dir;
+  writeManyChunks(dir.file("many.ssr"), 40);
+  writeManyChunks(dir.file("two.ssr"), 2);  // on two threads, the one inversion falls between them
+  writeReferenceRecording(dir.file("ref.ssr"));
+  writeReferenceRecording(dir.file("unfinished.ssr"), false);
+  writeKindsRecording(dir.file("kinds.ssr"));
+  for (const char* file : {"many.ssr", "two.ssr", "ref.ssr", "unfinished.ssr", "kinds.ssr"}) {
+    for (const TimeWindow window : {TimeWindow{}, TimeWindow{10 * kMs, 300 * kMs}}) {
+      const Recording sequential = loadRecording(dir.file(file), window, 1);
+      for (size_t threads : {2, 3, 7})
+        expectSameModel(sequential, loadRecording(dir.file(file), window, threads),
+                        std::string(file) + " on " + std::to_string(threads) + " threads from " + std::to_string(window.from_ns));
+    }
+  }
+  const Recording many = loadRecording(dir.file("many.ssr"), {}, 3);
+  EXPECT_EQ(many.threads[3].carriers, (std::vector<uint32_t>{1, 2}));
+  for (size_t i = 1; i < many.events.size(); ++i) ASSERT_LE(many.events[i - 1].time_ns, many.events[i].time_ns) << i;
+}
+
+}  // namespace
+}  // namespace stackscope::analysis
