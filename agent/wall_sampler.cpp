@@ -96,8 +96,10 @@ void WallSampler::creditStopped(ThreadSlot& slot, uint8_t state, uint64_t ticks)
   ticks = std::min(ticks, tick_ - slot.last_look_tick);
   if (ticks == 0) return;
   slot.last_look_tick += ticks;
-  // A thread never captured before the pause has no stack to stand for its time.
-  if (!slot.has_stack.load(std::memory_order_acquire)) {
+  // A thread never captured before the pause has no stack to stand for its time; nor has a
+  // carrier running a virtual thread: the time is the virtual thread's, whose stacks are not
+  // kept (only platform threads are repeated).
+  if (!slot.has_stack.load(std::memory_order_acquire) || slot.mounted_vthread.load(std::memory_order_acquire) != 0) {
     lost_.add(format::LostReason::StoppedNoStack, ticks);
     return;
   }
