@@ -9,12 +9,14 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 
 namespace stackscope::agent {
 
 namespace {
 
-// Whether perf_event_open refused once: then every thread goes straight to POSIX timers.
+// Whether perf_event_open refused once (not allowed, not supported): then every thread goes
+// straight to POSIX timers.
 std::atomic<bool> g_perf_unavailable{false};
 
 int openTaskClock(pid_t tid, int64_t interval_ns, bool exclude_kernel) {
@@ -38,7 +40,9 @@ bool startTaskClock(ThreadSlot& slot, int64_t interval_ns, bool armed) {
   f_owner_ex owner{F_OWNER_TID, slot.tid};  // signal that thread, not the process
   if (fcntl(fd, F_SETOWN_EX, &owner) != 0 || fcntl(fd, F_SETSIG, SIGPROF) != 0 ||
       fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_ASYNC) != 0 || (armed && ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) != 0)) {
+    const int error = errno;  // ESRCH from F_SETOWN_EX: the thread ended (startThreadTimer)
     close(fd);
+    errno = error;
     return false;
   }
   slot.perf_fd = fd;
@@ -81,6 +85,9 @@ bool startThreadTimer(ThreadSlot& slot, int64_t interval_ns, bool armed) {
   slot.timer_interval_ns = interval_ns;
   if (!g_perf_unavailable.load(std::memory_order_relaxed)) {
     if (startTaskClock(slot, interval_ns, armed)) return true;
+    // A thread that ended meanwhile (mixed mode times threads it did not start) says
+    // nothing about perf_event_open: it gets no timer of either kind.
+    if (errno == ESRCH) return false;
     g_perf_unavailable.store(true, std::memory_order_relaxed);
   }
   return startPosixTimer(slot, interval_ns, armed);
