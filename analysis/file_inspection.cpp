@@ -29,6 +29,8 @@ std::string recordTypeName(uint32_t type) {
     case RecordType::AnnotationChange: return "annotation_change";
     case RecordType::AgentWarning: return "agent_warning";
     case RecordType::KindSample: return "kind_sample";
+    case RecordType::Gc: return "gc";
+    case RecordType::Exception: return "exception";
   }
   return "unknown_" + std::to_string(type);
 }
@@ -51,6 +53,14 @@ class Counter final : public format::RecordVisitor {
     count(s.kind == format::SampleKind::Mode ? RecordType::Sample : RecordType::KindSample);
     out_.samples += s.weight;
     seen(s.time_ns);
+  }
+  void gc(const format::GcRecord& g) override {
+    count(RecordType::Gc);
+    seen(g.time_ns);
+  }
+  void exception(const format::ExceptionRecord& e) override {
+    count(RecordType::Exception);
+    seen(e.time_ns);
   }
   void threadStart(const format::ThreadEventRecord& e) override {
     count(RecordType::ThreadStart);

@@ -37,6 +37,8 @@ class RecordVisitor {
   virtual void thread(const ThreadRecord&) {}
   virtual void annotation(const AnnotationRecord&) {}
   virtual void sample(const SampleRecord&) {}
+  virtual void gc(const GcRecord&) {}
+  virtual void exception(const ExceptionRecord&) {}
   virtual void threadStart(const ThreadEventRecord&) {}
   virtual void threadEnd(const ThreadEventRecord&) {}
   virtual void status(const StatusRecord&) {}

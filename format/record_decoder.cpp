@@ -99,6 +99,26 @@ bool decodeBody(RecordType type, ByteCursor& in, int64_t& time, RecordVisitor& v
       v.sample(r);
       return true;
     }
+    case RecordType::Gc: {
+      GcRecord r;
+      r.time_ns = time + in.signedVarint();  // does not move the running time (writer.cpp)
+      r.duration_ns = in.signedVarint();
+      r.collector = in.u32();
+      r.cause = in.u32();
+      if (in.failed()) return false;
+      v.gc(r);
+      return true;
+    }
+    case RecordType::Exception: {
+      ExceptionRecord r;
+      r.time_ns = time + in.signedVarint();  // does not move the running time (writer.cpp)
+      r.thread = in.u32();
+      r.stack = in.u32();
+      if (!in.atEnd()) r.annotation = in.u32();
+      if (in.failed()) return false;
+      v.exception(r);
+      return true;
+    }
     case RecordType::ThreadStart:
     case RecordType::ThreadEnd: {
       ThreadEventRecord r;
@@ -180,7 +200,7 @@ bool decodeBody(RecordType type, ByteCursor& in, int64_t& time, RecordVisitor& v
 }
 
 bool isKnown(uint64_t type) {
-  return (type >= 1 && type <= 6) || (type >= 16 && type <= 25);
+  return (type >= 1 && type <= 6) || (type >= 16 && type <= 27);
 }
 
 }  // namespace

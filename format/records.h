@@ -39,6 +39,8 @@ enum class RecordType : uint32_t {
   AnnotationChange = 23,
   AgentWarning = 24,
   KindSample = 25,  // a Sample that names its sampler (a recording of several modes)
+  Gc = 26,          // one garbage collection (the gc trace)
+  Exception = 27,   // one thrown exception (the exception trace)
 };
 
 enum class ThreadState : uint8_t {
@@ -201,6 +203,25 @@ struct LostRecord {
   int64_t time_ns = 0;
   LostReason reason = LostReason::UnknownState;
   uint64_t count = 0;  // samples lost for that reason since the previous Lost record
+};
+
+// One garbage collection as JVMTI's GarbageCollectionStart/Finish bound it: for a
+// stop-the-world collection, the pause.
+struct GcRecord {
+  int64_t time_ns = 0;      // its start
+  int64_t duration_ns = 0;  // finish - start
+  uint32_t collector = 0;   // string id: HotSpot's collector name ("Serial full collection"), 0 = unknown
+  uint32_t cause = 0;       // string id: "System.gc()", "Allocation Failure"..., 0 = unknown
+};
+
+// One exception thrown. Its stack's innermost frame is a pseudo-method with no class, named
+// after the exception's class ("java.lang.IllegalStateException", with " (uncaught)" when no
+// Java frame of the thread catches it); the throw site and its callers follow.
+struct ExceptionRecord {
+  int64_t time_ns = 0;
+  uint32_t thread = 0;
+  uint32_t stack = 0;
+  uint32_t annotation = 0;  // the thread's annotation, 0 = none
 };
 
 struct RecordingEndRecord {

@@ -103,6 +103,12 @@ void RecordingWriter::putEventTime(PendingChunk& chunk, std::string& body, int64
   if (time_ns > chunk.end_ns) chunk.end_ns = time_ns;
 }
 
+void RecordingWriter::putSkippableEventTime(PendingChunk& chunk, std::string& body, int64_t time_ns) {
+  const int64_t running_ns = chunk.last_ns;
+  putEventTime(chunk, body, time_ns);
+  chunk.last_ns = running_ns;
+}
+
 uint32_t RecordingWriter::internString(std::string_view value) {
   auto [it, inserted] = strings_.try_emplace(std::string(value), static_cast<uint32_t>(strings_.size() + 1));
   if (inserted) {
@@ -195,6 +201,28 @@ void RecordingWriter::writeSample(const SampleRecord& sample) {
   if (sample.carrier != 0) putVarint(scratch_, sample.carrier);
   endRecord(events_, type, scratch_);
   samples_ += sample.weight;
+  if (events_.raw.size() >= kMaxChunkRawBytes) flush();
+}
+
+// Gc and Exception records came after Sample: their times do not move the running time, so
+// readers older than them skip them and keep the following times right (docs/format.md).
+void RecordingWriter::writeGc(const GcRecord& gc) {
+  beginRecord(events_, RecordType::Gc, scratch_);
+  putSkippableEventTime(events_, scratch_, gc.time_ns);
+  putSigned(scratch_, gc.duration_ns);
+  putVarint(scratch_, gc.collector);
+  putVarint(scratch_, gc.cause);
+  endRecord(events_, RecordType::Gc, scratch_);
+  if (events_.raw.size() >= kMaxChunkRawBytes) flush();
+}
+
+void RecordingWriter::writeException(const ExceptionRecord& exception) {
+  beginRecord(events_, RecordType::Exception, scratch_);
+  putSkippableEventTime(events_, scratch_, exception.time_ns);
+  putVarint(scratch_, exception.thread);
+  putVarint(scratch_, exception.stack);
+  if (exception.annotation != 0) putVarint(scratch_, exception.annotation);
+  endRecord(events_, RecordType::Exception, scratch_);
   if (events_.raw.size() >= kMaxChunkRawBytes) flush();
 }
 

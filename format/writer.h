@@ -54,6 +54,8 @@ class RecordingWriter {
 
   // Event data, in roughly increasing time (small inversions are allowed).
   void writeSample(const SampleRecord& sample);
+  void writeGc(const GcRecord& gc);
+  void writeException(const ExceptionRecord& exception);
   void writeThreadStart(const ThreadEventRecord& event);
   void writeThreadEnd(const ThreadEventRecord& event);
   void writeStatus(const StatusRecord& status);
@@ -88,6 +90,9 @@ class RecordingWriter {
   void beginRecord(PendingChunk& chunk, RecordType type, std::string& body);
   void endRecord(PendingChunk& chunk, RecordType type, const std::string& body);
   void putEventTime(PendingChunk& chunk, std::string& body, int64_t time_ns);
+  // The time of a record older readers skip: a delta from the running time that leaves it
+  // where it was, so a reader that skips the record keeps the times after it right.
+  void putSkippableEventTime(PendingChunk& chunk, std::string& body, int64_t time_ns);
   bool writeChunk(ChunkKind kind, PendingChunk& chunk);
   bool writeHeader();
   bool writeAll(const void* data, size_t size);

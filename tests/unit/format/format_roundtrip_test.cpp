@@ -130,6 +130,43 @@ TEST(FormatRoundTrip, SamplesOfAnotherSamplerNameTheirKind) {
   std::remove(path.c_str());
 }
 
+// The traces' records keep their fields, and their times do not move the running time: the
+// sample after them is a delta from the sample before, as a reader that skips them expects.
+TEST(FormatRoundTrip, GcAndExceptionRecordsKeepFieldsAndLeaveTheRunningTime) {
+  const std::string path = tempPath("traces.ssr");
+  RecordingWriter w;
+  ASSERT_TRUE(w.open(path));
+  const Frame frame{1, 0};
+  const uint32_t stack = w.internStack(&frame, 1);
+  const uint32_t collector = w.internString("Serial full collection");
+  const uint32_t cause = w.internString("System.gc()");
+  w.writeSample({50, 1, stack, ThreadState::Running, 1});
+  w.writeGc({20, 7000, collector, cause});
+  w.writeException({90, 1, stack, 3});
+  w.writeException({95, 1, stack, 0});
+  w.writeSample({60, 1, stack, ThreadState::Running, 1});
+  ASSERT_TRUE(w.finish(100));
+  RecordingReader reader(path);
+  Collector c;
+  reader.read(c);
+  ASSERT_EQ(c.samples.size(), 2u);
+  EXPECT_EQ(c.samples[1].time_ns, 60);
+  ASSERT_EQ(c.gcs.size(), 1u);
+  EXPECT_EQ(c.gcs[0].time_ns, 20);
+  EXPECT_EQ(c.gcs[0].duration_ns, 7000);
+  EXPECT_EQ(c.strings[c.gcs[0].collector], "Serial full collection");
+  EXPECT_EQ(c.strings[c.gcs[0].cause], "System.gc()");
+  ASSERT_EQ(c.exceptions.size(), 2u);
+  EXPECT_EQ(c.exceptions[0].time_ns, 90);
+  EXPECT_EQ(c.exceptions[0].thread, 1u);
+  EXPECT_EQ(c.exceptions[0].stack, stack);
+  EXPECT_EQ(c.exceptions[0].annotation, 3u);
+  EXPECT_EQ(c.exceptions[1].time_ns, 95);
+  EXPECT_EQ(c.exceptions[1].annotation, 0u);
+  EXPECT_TRUE(c.unknowns.empty());
+  std::remove(path.c_str());
+}
+
 TEST(FormatRoundTrip, VirtualThreadsAndCarriersAreOptionalAndKept) {
   const std::string path = tempPath("virtual.ssr");
   RecordingWriter w;

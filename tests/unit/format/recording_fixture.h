@@ -46,6 +46,8 @@ struct Collector : RecordVisitor {
   std::vector<AnnotationRecord> annotations;
   std::vector<MarkerRecord> markers;
   std::vector<AnnotationChangeRecord> changes;
+  std::vector<GcRecord> gcs;
+  std::vector<ExceptionRecord> exceptions;
 
   void info(const RecordingInfo& r) override { infos.push_back(r); }
   void string(uint32_t id, std::string_view v) override { strings[id] = std::string(v); }
@@ -62,6 +64,8 @@ struct Collector : RecordVisitor {
   void annotation(const AnnotationRecord& r) override { annotations.push_back(r); }
   void marker(const MarkerRecord& r) override { markers.push_back(r); }
   void annotationChange(const AnnotationChangeRecord& r) override { changes.push_back(r); }
+  void gc(const GcRecord& r) override { gcs.push_back(r); }
+  void exception(const ExceptionRecord& r) override { exceptions.push_back(r); }
 };
 
 // A small but complete recording: two chunks of events, all record types.
