@@ -1,7 +1,5 @@
 #include "agent/method_resolver.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <string>
 
@@ -61,18 +59,16 @@ uint32_t MethodResolver::stubId(const char* name) {
 }
 
 uint32_t MethodResolver::nativeId(uintptr_t pc) {
-  if (auto it = native_by_pc_.find(pc); it != native_by_pc_.end()) return it->second;
-  if (!symbolizer_) symbolizer_ = std::make_unique<native::Symbolizer>(getpid());
-  const native::NativeSymbol symbol = symbolizer_->symbolize(pc);
-  const std::string name = native::display(symbol);
-  auto [it, inserted] = native_by_name_.try_emplace(symbol.module + '\n' + name, next_id_);
-  if (inserted) {
-    ++next_id_;
-    writer_.writeMethod({it->second, writer_.internString(""), writer_.internString(name), writer_.internString(""),
-                         symbol.module.empty() ? 0 : writer_.internString(symbol.module), {}});
+  const uint32_t index = native_names_.functionOf(pc);
+  if (index >= native_ids_.size()) native_ids_.resize(index + 1, 0);
+  uint32_t& id = native_ids_[index];
+  if (id == 0) {
+    id = next_id_++;
+    const NativeFrameNames::Function& function = native_names_.function(index);
+    writer_.writeMethod({id, writer_.internString(""), writer_.internString(function.name), writer_.internString(""),
+                         function.module.empty() ? 0 : writer_.internString(function.module), {}});
   }
-  native_by_pc_.emplace(pc, it->second);
-  return it->second;
+  return id;
 }
 
 format::MethodRecord MethodResolver::describe(JNIEnv* jni, jmethodID method, uint32_t id) {

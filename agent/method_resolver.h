@@ -7,12 +7,12 @@
 #include <jvmti.h>
 
 #include <cstdint>
-#include <memory>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
+#include "agent/native_frame_names.h"
 #include "format/writer.h"
-#include "native/symbolizer.h"
 
 namespace stackscope::agent {
 
@@ -43,9 +43,8 @@ class MethodResolver {
   uint32_t next_id_ = 1;
   uint32_t truncated_id_ = 0;
   std::unordered_map<std::string, uint32_t> stub_ids_;
-  std::unique_ptr<native::Symbolizer> symbolizer_;  // made at the first native frame
-  std::unordered_map<uintptr_t, uint32_t> native_by_pc_;
-  std::unordered_map<std::string, uint32_t> native_by_name_;  // module + '\n' + function
+  NativeFrameNames native_names_{NativeFrameNames::besideThisLibrary()};
+  std::vector<uint32_t> native_ids_;  // method id by NativeFrameNames function index; 0: none yet
 };
 
 }  // namespace stackscope::agent

@@ -1,0 +1,86 @@
+// The agent loads without libdw: libstackscope.so needs neither libdw nor libelf (the JDK does
+// not depend on them; a JVM whose -agentpath library cannot load does not start), and a JVM
+// given the agent without libstackscope_native.so beside it starts, runs its program to the
+// end and records, naming native frames module+offset (tests/java Deflating: most of its CPU
+// is in libz).
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+namespace {
+
+std::string testJava() {
+  const char* java = std::getenv("STACKSCOPE_TEST_JAVA");
+  return java && *java ? java : NATIVE_TEST_JAVA;
+}
+
+// Runs `command` with the shell; its standard output, and its exit code in `status`.
+std::string run(const std::string& command, int& status) {
+  std::string output;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) {
+    status = -1;
+    return output;
+  }
+  char buffer[4096];
+  for (size_t n; (n = fread(buffer, 1, sizeof buffer, pipe)) > 0;) output.append(buffer, n);
+  const int raw = pclose(pipe);
+  status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  return output;
+}
+
+std::string fileText(const std::string& path) {
+  std::ifstream file(path);
+  std::ostringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+TEST(AgentLoading, NeedsNeitherLibdwNorLibelf) {
+  int status = 0;
+  const std::string dynamic = run("readelf -d '" STACKSCOPE_AGENT "'", status);
+  ASSERT_EQ(status, 0) << dynamic;
+  ASSERT_NE(dynamic.find("(NEEDED)"), std::string::npos) << dynamic;
+  EXPECT_EQ(dynamic.find("libdw"), std::string::npos) << dynamic;
+  EXPECT_EQ(dynamic.find("libelf"), std::string::npos) << dynamic;
+}
+
+TEST(AgentLoading, RecordsNativeFramesAsModulePlusOffsetWithoutTheSymbolizerLibrary) {
+  const std::string directory = testing::TempDir() + "stackscope_agent_alone_" + std::to_string(getpid());
+  std::filesystem::create_directories(directory);
+  const std::string agent = directory + "/libstackscope.so";
+  std::filesystem::copy_file(STACKSCOPE_AGENT, agent, std::filesystem::copy_options::overwrite_existing);
+  ASSERT_FALSE(std::filesystem::exists(directory + "/libstackscope_native.so"));
+  const std::string recording = directory + "/alone.ssr";
+
+  int status = 0;
+  const std::string output =
+      run("'" + testJava() + "' -agentpath:" + agent + "=file=" + recording + " -cp '" WORKLOADS_JAR
+          "' io.stackscope.workloads.Deflating 1000 2>" + directory + "/stderr.txt",
+          status);
+  const std::string errors = fileText(directory + "/stderr.txt");
+  EXPECT_EQ(status, 0) << errors;
+  EXPECT_NE(output.find("truth deflate"), std::string::npos) << output;  // the program ran to its end
+  // One line says why native frames are named the plain way.
+  EXPECT_NE(errors.find("stackscope: native frames are named module+offset only: " + directory +
+                        "/libstackscope_native.so"),
+            std::string::npos)
+      << errors;
+
+  const std::string report =
+      run("'" STACKSCOPE_BIN "' report '" + recording + "' --view methods --top 0 2>&1", status);
+  std::filesystem::remove_all(directory);
+  ASSERT_EQ(status, 0) << report;
+  EXPECT_NE(report.find("libz.so.1"), std::string::npos) << report;  // native frames recorded, module+0x…
+  EXPECT_NE(report.find("io.stackscope.workloads.Deflating.main"), std::string::npos) << report;
+}
+
+}  // namespace
