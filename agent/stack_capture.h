@@ -32,7 +32,7 @@ struct CaptureConfig {
 // method's prologue or epilogue goes on from its caller. Never freed once set.
 void setCompiledCode(const CompiledCode* code);
 // The frame anchors of threads in the VM (vm_thread_anchor.h), bound at VMInit: a walk that
-// fails for a thread in the VM or blocked starts again from its last Java frame. Never freed.
+// fails for a thread in the VM starts again from its last Java frame. Never freed.
 void setVmThreadAnchor(const VmThreadAnchor* anchor);
 
 // HotSpot's CodeCache::_low_bound and _high_bound (vm_structs.h), known once the code cache

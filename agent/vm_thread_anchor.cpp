@@ -32,8 +32,7 @@ bool VmThreadAnchor::bind(const VmStructs& vm, JNIEnv* jni, jobject thread) {
   state_ = vm.fieldOffset("JavaThread", "_thread_state");
   if (java_thread == 0 || env_offset_ <= 0 || env_offset_ > kMaxEnvOffset || env_offset_ % 8 != 0 || anchor < 0 ||
       anchor_sp < 0 || anchor_pc < 0 || state_ < 0 || vm.fieldSize("JavaThread", "_thread_state") != 4 ||
-      !vm.intConstant("_thread_in_vm", in_vm_) || !vm.intConstant("_thread_in_vm_trans", in_vm_trans_) ||
-      !vm.intConstant("_thread_blocked", blocked_) || !vm.intConstant("_thread_blocked_trans", blocked_trans_)) {
+      !vm.intConstant("_thread_in_vm", in_vm_)) {
     return false;
   }
   anchor_sp_ = anchor + anchor_sp;
@@ -46,7 +45,7 @@ bool VmThreadAnchor::makeWalkable(JNIEnv* env, uintptr_t sp, const StackBounds& 
   if (!bound_ || !env) return false;
   const uintptr_t thread = reinterpret_cast<uintptr_t>(env) - static_cast<uintptr_t>(env_offset_);
   const int32_t state = *reinterpret_cast<const volatile int32_t*>(thread + state_);
-  if (state != in_vm_ && state != in_vm_trans_ && state != blocked_ && state != blocked_trans_) return false;
+  if (state != in_vm_) return false;
   // The anchor is the thread's own: the interrupted code may be writing it, never another
   // thread. Volatile accesses, so each field is read and written once, in this order.
   auto* last_sp = reinterpret_cast<volatile uintptr_t*>(thread + anchor_sp_);

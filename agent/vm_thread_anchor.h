@@ -1,5 +1,5 @@
-// A Java thread that is inside the VM (entering a contended monitor, blocked, calling the
-// runtime from compiled code) keeps where its Java frames start in its JavaThread's frame
+// A Java thread that is inside the VM (entering a contended monitor, calling the runtime from
+// compiled code) keeps where its Java frames start in its JavaThread's frame
 // anchor: the last Java frame's sp, fp and pc. HotSpot leaves the pc out when the code that
 // entered the VM did not store it (C2's runtime stubs, the interpreter's calls into the VM)
 // and computes it when it first needs to walk the thread: it is the word below the saved sp,
@@ -10,11 +10,12 @@
 // from the anchor.
 //
 // THE ONE WRITE INTO THE VM: the anchor's pc, only when the anchor has an sp and no pc, only
-// from the thread's own signal handler (no other thread writes a running thread's anchor; the
-// VM's own make_walkable stores the same value), only in the states where HotSpot keeps the
-// anchor (in the VM, blocked), and only when sp - 8 lies in the thread's used stack. The
-// interrupted code either set the anchor completely (the pc is written before the sp) or is
-// clearing it (the sp is cleared first): it never sees a pc it did not expect to be computable.
+// from the thread's own signal handler, only in state _thread_in_vm, and only when sp - 8 lies
+// in the thread's used stack. A thread in the VM is not safepoint-safe: no other thread walks
+// it or touches its anchor until it leaves that state, and on the way out (to blocked, at a
+// safepoint) the VM's own make_walkable finds the pc set to the value it would have stored.
+// The interrupted code either set the anchor completely (the pc is written before the sp) or
+// is clearing it (the sp is cleared first, the pc after): the value is never out of date.
 //
 // SIGNAL SAFETY: makeWalkable reads the JavaThread of the calling thread (alive while it runs)
 // at offsets taken from the VM's tables at bind().
@@ -37,8 +38,8 @@ class VmThreadAnchor {
   bool bind(const VmStructs& vm, JNIEnv* jni, jobject thread);
 
   // For the thread whose JNIEnv this is, interrupted with stack pointer sp: when it is in
-  // the VM or blocked with an anchor whose pc is unknown, stores the pc as HotSpot would and
-  // returns true (a walk tried again now starts from its last Java frame). Async-signal-safe.
+  // the VM with an anchor whose pc is unknown, stores the pc as HotSpot would and returns
+  // true (a walk tried again now starts from its last Java frame). Async-signal-safe.
   bool makeWalkable(JNIEnv* env, uintptr_t sp, const StackBounds& stack) const;
 
  private:
@@ -47,7 +48,7 @@ class VmThreadAnchor {
   int64_t state_ = 0;
   int64_t anchor_sp_ = 0;
   int64_t anchor_pc_ = 0;
-  int32_t in_vm_ = 0, in_vm_trans_ = 0, blocked_ = 0, blocked_trans_ = 0;
+  int32_t in_vm_ = 0;
 };
 
 }  // namespace stackscope::agent
