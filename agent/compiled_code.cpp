@@ -156,6 +156,15 @@ bool CompiledCode::find(uintptr_t pc, CompiledMethodCode& out) const {
   return false;
 }
 
+bool CompiledCode::contains(uintptr_t pc) const {
+  for (int i = 0; i < heap_count_; ++i) {
+    const uintptr_t low = loadWord(heaps_[i] + heap_memory_ + space_low_);
+    const uintptr_t high = loadWord(heaps_[i] + heap_memory_ + space_high_);
+    if (pc >= low && pc < high) return true;
+  }
+  return false;
+}
+
 bool CompiledCode::readBlob(uintptr_t blob, uintptr_t heap_low, uintptr_t heap_high, uintptr_t pc,
                             CompiledMethodCode& out) const {
   // The blob's header lies inside the heap; check each field read stays in it too.

@@ -32,6 +32,10 @@ class CompiledCode {
   // interpreter: not a compiled Java method). Async-signal-safe.
   bool find(uintptr_t pc, CompiledMethodCode& out) const;
 
+  // Whether pc lies in the code cache's committed code (compiled methods, stubs, the
+  // interpreter). Async-signal-safe.
+  bool contains(uintptr_t pc) const;
+
   // The jmethodID of a Method* found by find(), or null when it has none yet. Async-signal-safe.
   const void* methodId(const void* method) const;
 

@@ -139,6 +139,20 @@ EdgeWalk walkFromFrameEdge(const ThreadSlot& thread, ASGCT_CallTrace& trace, jin
   return EdgeWalk::Walked;
 }
 
+// A thread in Java whose pc is in native code (a leaf call from compiled code into the VM or
+// libc, stub_unwind.h): walked again from the compiled caller the frame-pointer chain leads to.
+bool walkFromNativeLeaf(const ThreadSlot& thread, ASGCT_CallTrace& trace, jint depth, void* ucontext) {
+  const CompiledCode* code = g_compiled_code.load(std::memory_order_acquire);
+  const auto& context = *static_cast<const ucontext_t*>(ucontext);
+  const greg_t* gregs = context.uc_mcontext.gregs;
+  const WalkRegisters regs{static_cast<uintptr_t>(gregs[REG_RIP]), static_cast<uintptr_t>(gregs[REG_RSP]),
+                           static_cast<uintptr_t>(gregs[REG_RBP])};
+  if (!code || code->contains(regs.pc) || !thread.stack_ready.load(std::memory_order_acquire)) return false;
+  WalkRegisters caller;
+  const auto inJava = [code](uintptr_t pc) { return code->contains(pc); };
+  return callerOfNativeLeaf(regs, thread.stack, readStackWord, inJava, caller) && walkFrom(caller, trace, depth, context);
+}
+
 // Puts the stub the thread was interrupted in on top of the Java frames walked from its
 // caller; the outermost frame gives way when the walk filled the slot.
 jint addStubFrame(RawFrame* frames, jint num_frames, jint depth, const void* ucontext) {
@@ -168,8 +182,8 @@ jint walkJava(const ThreadSlot& thread, JNIEnv* env, RawFrame* frames, jint dept
     const EdgeWalk edge = walkFromFrameEdge(thread, trace, depth, ucontext);
     if (edge != EdgeWalk::NotCompiled) return edge == EdgeWalk::Walked ? trace.num_frames : first;
     // A sample recovered this way counts as any other; one that is not, for the first reason.
-    return walkFromStubCaller(thread, trace, depth, ucontext) ? addStubFrame(frames, trace.num_frames, depth, ucontext)
-                                                               : first;
+    if (walkFromStubCaller(thread, trace, depth, ucontext)) return addStubFrame(frames, trace.num_frames, depth, ucontext);
+    return first == kUnknownJava && walkFromNativeLeaf(thread, trace, depth, ucontext) ? trace.num_frames : first;
   }
 #endif
   return trace.num_frames;

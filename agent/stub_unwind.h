@@ -35,4 +35,31 @@ bool callerOfFramedStub(const WalkRegisters& regs, const StackBounds& stack, Rea
   return true;
 }
 
+// A call compiled Java code makes into the VM or a C library without leaving Java (a leaf
+// call: no frame anchor, so AsyncGetCallTrace sees a thread in Java whose pc is not in Java
+// code; releasing a contended monitor calls pthread_cond_signal so). libjvm.so keeps frame
+// pointers, and a libc leaf without a frame leaves rbp to its caller: their chain is followed
+// up to the first return address in Java code (`inJava`), whose frame is the caller's. A
+// chain that breaks, stops climbing or runs past kMaxLeafFrames finds nothing.
+inline constexpr int kMaxLeafFrames = 32;
+
+template <typename Read, typename InJava>
+bool callerOfNativeLeaf(const WalkRegisters& regs, const StackBounds& stack, Read read, InJava inJava,
+                        WalkRegisters& caller) {
+  uintptr_t fp = regs.fp;
+  for (int frames = 0; frames < kMaxLeafFrames; ++frames) {
+    // usedStackWord(fp) bounds fp below the base, so fp + 8 cannot overflow.
+    if (!usedStackWord(fp, regs.sp, stack) || !usedStackWord(fp + 8, regs.sp, stack)) return false;
+    const auto return_address = static_cast<uintptr_t>(read(fp + 8));
+    const auto caller_fp = static_cast<uintptr_t>(read(fp));
+    if (inJava(return_address)) {
+      caller = {return_address, fp + 16, caller_fp};
+      return true;
+    }
+    if (caller_fp <= fp) return false;
+    fp = caller_fp;
+  }
+  return false;
+}
+
 }  // namespace stackscope::agent

@@ -88,5 +88,48 @@ TEST(StubUnwind, RefusesWithoutReadingWhatItMayNotRead) {
   EXPECT_EQ(caller.pc, 1u) << "the output is left alone on refusal";
 }
 
+// Java code is at 0xc000-0xd000 here; anything else is native.
+bool inJava(uintptr_t pc) { return pc >= 0xc000 && pc < 0xd000; }
+
+TEST(NativeLeaf, FollowsFramePointersToTheFirstReturnIntoJava) {
+  // pthread_cond_signal (no frame: rbp is still its caller's) <- ObjectMonitor::exit (frame at
+  // 0x1840) <- the runtime's entry (frame at 0x1880) <- compiled Java code.
+  FakeMemory memory;
+  memory.words[0x1840] = 0x1880;
+  memory.words[0x1848] = 0x7f0000001234;  // into the runtime's entry: native
+  memory.words[0x1880] = 0x1f00;           // whatever rbp the Java code had
+  memory.words[0x1888] = 0xc0de;           // into the Java method
+  WalkRegisters caller;
+  ASSERT_TRUE(callerOfNativeLeaf({0x7f0000005000, 0x1800, 0x1840}, kStack, memory, inJava, caller));
+  EXPECT_EQ(caller.pc, 0xc0deu);
+  EXPECT_EQ(caller.sp, 0x1890u) << "the Java frame's sp: above the return address";
+  EXPECT_EQ(caller.fp, 0x1f00u);
+}
+
+TEST(NativeLeaf, ABrokenOrLoopingChainFindsNothing) {
+  FakeMemory memory;
+  memory.words[0x1840] = 0x1840;  // points at itself
+  memory.words[0x1848] = 0x7f0000001234;
+  WalkRegisters caller;
+  EXPECT_FALSE(callerOfNativeLeaf({0x7f0000005000, 0x1800, 0x1840}, kStack, memory, inJava, caller));
+  memory.words[0x1840] = 0x1820;  // goes down the stack
+  EXPECT_FALSE(callerOfNativeLeaf({0x7f0000005000, 0x1800, 0x1840}, kStack, memory, inJava, caller));
+  const FakeMemory nothing;  // no read allowed
+  EXPECT_FALSE(callerOfNativeLeaf({0x7f0000005000, 0x1800, 0x17f0}, kStack, nothing, inJava, caller)) << "fp below sp";
+  EXPECT_FALSE(callerOfNativeLeaf({0x7f0000005000, 0x1800, 0}, kStack, nothing, inJava, caller)) << "no frame pointer";
+  EXPECT_FALSE(callerOfNativeLeaf({0x7f0000005000, 0x1800, 0x1840}, StackBounds{}, nothing, inJava, caller));
+}
+
+TEST(NativeLeaf, GivesUpAfterSoManyFrames) {
+  FakeMemory memory;
+  for (int i = 0; i <= kMaxLeafFrames; ++i) {
+    const uintptr_t fp = 0x1800 + 16 * i;
+    memory.words[fp] = fp + 16;
+    memory.words[fp + 8] = i == kMaxLeafFrames ? 0xc0de : 0x7f0000001234;
+  }
+  WalkRegisters caller;
+  EXPECT_FALSE(callerOfNativeLeaf({0x7f0000005000, 0x1800, 0x1800}, kStack, memory, inJava, caller));
+}
+
 }  // namespace
 }  // namespace stackscope::agent
