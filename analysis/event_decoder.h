@@ -40,9 +40,13 @@ inline constexpr uint32_t kMaxId = 1u << 24;
 
 class EventDecoder final : public format::RecordVisitor {
  public:
-  // `model` holds the map data (read only); events outside `window` are left out.
-  EventDecoder(const Recording& model, const TimeWindow& window, DecodedEvents& out)
-      : model_(model), window_(window), out_(out), own_kind_(model.eventKinds().front()) {}
+  // `model` holds the map data (read only); events outside `window` are left out. `reserve`
+  // sizes the event table up front.
+  EventDecoder(const Recording& model, const TimeWindow& window, size_t reserve = 0)
+      : model_(model), window_(window), own_kind_(model.eventKinds().front()) {
+    out_.events.reserve(reserve);
+  }
+  DecodedEvents take() { return std::move(out_); }
 
   void sample(const format::SampleRecord& s) override;
   void threadStart(const format::ThreadEventRecord& e) override;
@@ -54,11 +58,14 @@ class EventDecoder final : public format::RecordVisitor {
  private:
   bool accept(uint32_t id);
   void seen(int64_t time_ns) { out_.last_event_ns = std::max(out_.last_event_ns, time_ns); }
-  void named(uint32_t thread) { out_.max_thread = std::max(out_.max_thread, thread); }
+  // Threads the map data described need no slot made: the usual case costs one compare.
+  void named(uint32_t thread) {
+    if (thread >= model_.threads.size()) out_.max_thread = std::max(out_.max_thread, thread);
+  }
 
   const Recording& model_;
   TimeWindow window_;
-  DecodedEvents& out_;
+  DecodedEvents out_;
   EventKind own_kind_;  // of Sample records, which do not name theirs: the mode's
   std::unordered_set<uint64_t> carrier_pairs_;
 };

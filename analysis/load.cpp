@@ -14,8 +14,10 @@ namespace stackscope::analysis {
 
 namespace {
 
-// Beyond this many events the table grows as it is filled instead of being sized up front.
-constexpr size_t kMaxReservedSamples = size_t{1} << 24;
+// Beyond this many events the table grows as it is filled instead of being sized up front:
+// a bound a hostile file makes up costs address space only (reserved pages are not touched),
+// while a table that grows copies itself (50 M events: 16 M, 32 M, then 64 M slots).
+constexpr size_t kMaxReservedSamples = size_t{1} << 26;
 
 template <typename T>
 decltype(auto) slot(std::vector<T>& table, uint32_t id) {
@@ -163,9 +165,9 @@ void decodeEventChunks(const std::string& path, format::RecordingReader& reader,
     size_t reserve = 0;
     for (size_t i = starts[r]; i < starts[r + 1]; ++i) reserve += bound(chunks[i]);
     // The first run's table will hold every run's events (mergeEvents appends to it).
-    decoded[r].events.reserve(std::min(r == 0 ? records : reserve, kMaxReservedSamples));
-    EventDecoder decoder(rec, rec.window, decoded[r]);
+    EventDecoder decoder(rec, rec.window, std::min(r == 0 ? records : reserve, kMaxReservedSamples));
     for (size_t i = starts[r]; i < starts[r + 1]; ++i) from.readChunk(chunks[i], decoder);
+    decoded[r] = decoder.take();
     if (r > 0) warnings[r].assign(from.warnings().begin() + static_cast<std::ptrdiff_t>(warned), from.warnings().end());
     bytes[r] = from.bytesRead() - read;
   };
@@ -216,11 +218,10 @@ Recording loadRecording(const std::string& path, const TimeWindow& window, size_
   // earlier skipped that chunk, so look at it alone.
   const auto last = reader.lastEventChunk();
   if (last && (last->end_ns < window.from_ns || last->start_ns > window.to_ns)) {
-    DecodedEvents end;
-    EventDecoder decoder(recording, {0, 0}, end);
+    EventDecoder decoder(recording, {0, 0});
     EndFinder finder(decoder);
     reader.readChunk(*last, finder);
-    mergeEvents(recording, std::move(end), totals);
+    mergeEvents(recording, decoder.take(), totals);
   }
   maps.finish(reader, totals);
   return recording;

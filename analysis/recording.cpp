@@ -21,11 +21,6 @@ std::vector<EventKind> Recording::eventKinds() const {
   return kinds;
 }
 
-bool Recording::hasEventKind(EventKind kind) const {
-  const auto kinds = eventKinds();
-  return std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
-}
-
 const std::string& Recording::string(uint32_t id) const {
   static const std::string kEmpty;
   return id < strings.size() ? strings[id] : kEmpty;

@@ -110,7 +110,6 @@ struct Recording {
   // The kinds of events the recording has: those its mode names ("cpu", "wall"), then any
   // other kind with events in the window. The first is the recording's own (the default).
   std::vector<EventKind> eventKinds() const;
-  bool hasEventKind(EventKind kind) const;
 
   const std::string& string(uint32_t id) const;
   std::span<const format::Frame> stack(uint32_t id) const;

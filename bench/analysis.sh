@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # Speed of the analysis engine on synthetic recordings (bench/synth/synth_recording.cpp):
-#   1. the method statistic over 50 M samples: samples per second, wall and per CPU second;
+#   1. the method statistic over 50 M samples: samples per second, wall and per CPU second,
+#      on one core (taskset) and on every core (chunks are decoded in parallel); with
+#      BASELINE=DIR, the same for DIR/stackscope (an earlier build) side by side, as ratios;
 #   2. a one-minute window of a 24-hour recording: bytes read against the file size;
 #   3. navigation depth 1 against depth 5 on the same recording (one pass either way);
 #   4. the same view served from the view cache.
-# Not a test. Usage: bench/analysis.sh [SAMPLES=50000000] [RUNS=3]   (after a build in build/)
+# Not a test. Usage: [BIN=build/bin] [BASELINE=other/bin] bench/analysis.sh [SAMPLES=50000000] [RUNS=3]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 samples=${1:-50000000}
 runs=${2:-3}
-bin=build/bin
+bin=${BIN:-build/bin}
+baseline=${BASELINE:-}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -28,9 +31,22 @@ echo "machine: $(nproc) cores, $(uname -r)"
 size=$(stat -c %s "$work/big.ssr")
 echo "recording: $samples samples, $size bytes ($(awk -v s="$size" -v n="$samples" 'BEGIN {printf "%.2f", s / n}') bytes/sample)"
 
-read -r wall cpu < <(measure "$bin/stackscope" report "$work/big.ssr" --no-cache --top 10)
-awk -v n="$samples" -v w="$wall" -v c="$cpu" 'BEGIN {
-  printf "methods view, end to end (decode + statistic): %.2f s wall, %.2f s CPU -> %.1f M samples/s wall, %.1f M samples per CPU second\n", w, c, n / w / 1e6, n / c / 1e6 }'
+# The methods view end to end (decode + statistic) by one build on one core and on all cores.
+methods_view() {  # NAME STACKSCOPE
+  local one_w one_c all_w all_c
+  read -r one_w one_c < <(measure taskset -c 0 "$2" report "$work/big.ssr" --no-cache --top 10)
+  read -r all_w all_c < <(measure "$2" report "$work/big.ssr" --no-cache --top 10)
+  awk -v name="$1" -v n="$samples" -v a="$one_w" -v b="$one_c" -v c="$all_w" -v d="$all_c" -v cores="$(nproc)" 'BEGIN {
+    printf "methods view, %s: 1 core %.2f s wall, %.2f s CPU (%.1f M samples/s); %d cores %.2f s wall, %.2f s CPU (%.1f M samples/s wall, %.1f M per CPU second); speed-up %.2f\n",
+      name, a, b, n / a / 1e6, cores, c, d, n / c / 1e6, n / d / 1e6, a / c }' >&2
+  echo "$one_w $all_w"
+}
+read -r this_one this_all < <(methods_view "this build ($bin)" "$bin/stackscope")
+if [[ -n "$baseline" ]]; then
+  read -r base_one base_all < <(methods_view "baseline ($baseline)" "$baseline/stackscope")
+  awk -v a="$this_one" -v b="$base_one" -v c="$this_all" -v d="$base_all" 'BEGIN {
+    printf "this build against the baseline, wall time ratio: 1 core %.2f, all cores %.2f (below 1: faster)\n", a / b, c / d }'
+fi
 
 read -r d1 c1 < <(measure "$bin/stackscope" report "$work/big.ssr" --no-cache --view 'methods[bench.pkg1.*]/threads')
 read -r d5 c5 < <(measure "$bin/stackscope" report "$work/big.ssr" --no-cache \

@@ -35,29 +35,29 @@ void writeView(std::ostream& out, const analysis::Recording& rec, const analysis
                const exporting::ReportOptions& options, bool json) {
   // One pass: the whole resource name, snapshot and filter are one predicate, over the
   // events of one kind valued in one metric.
-  const analysis::EventScope keep{options.event, options.metric, analysis::selectionPredicate(selection, rec)};
+  const analysis::EventScope scope{options.event, options.metric, analysis::selectionPredicate(selection, rec)};
   const ResourceType view = selection.resource.view().type;
   switch (view) {
     case ResourceType::Methods: {
-      const auto stats = analysis::computeMethodStats(rec, keep, options.lines);
+      const auto stats = analysis::computeMethodStats(rec, scope, options.lines);
       if (json) exporting::writeJson(out, exporting::methodsJson(rec, stats, options));
       else exporting::writeMethodsText(out, rec, stats, options);
       return;
     }
     case ResourceType::Tree: {
-      const auto tree = analysis::buildCallTree(rec, keep, options.lines);
+      const auto tree = analysis::buildCallTree(rec, scope, options.lines);
       if (json) exporting::writeJson(out, exporting::treeJson(rec, tree, options));
       else exporting::writeTreeText(out, rec, tree, options);
       return;
     }
     case ResourceType::Threads: {
-      const auto stats = analysis::computeThreadStats(rec, keep);
+      const auto stats = analysis::computeThreadStats(rec, scope);
       if (json) exporting::writeJson(out, exporting::threadsJson(rec, stats, options));
       else exporting::writeThreadsText(out, rec, stats, options);
       return;
     }
     case ResourceType::VThreads: {
-      const auto stats = analysis::computeVirtualThreadStats(rec, keep);
+      const auto stats = analysis::computeVirtualThreadStats(rec, scope);
       if (json) exporting::writeJson(out, exporting::virtualThreadsJson(rec, stats, options));
       else exporting::writeVirtualThreadsText(out, rec, stats, options);
       return;
@@ -66,13 +66,13 @@ void writeView(std::ostream& out, const analysis::Recording& rec, const analysis
       const std::vector<std::string> focus = selection.resource.selected(ResourceType::Methods);
       if (focus.empty())
         throw UserError("the callers view needs a method: name it first, e.g. --view 'methods[pkg.Class.method]/callers'");
-      const auto tree = analysis::buildCallers(rec, focus, keep, options.lines);
+      const auto tree = analysis::buildCallers(rec, focus, scope, options.lines);
       if (json) exporting::writeJson(out, exporting::callersJson(rec, tree, focus, options));
       else exporting::writeCallersText(out, rec, tree, focus, options);
       return;
     }
     case ResourceType::Status: {
-      const analysis::ViewTotals totals = analysis::forEachEvent(rec, keep, [](const analysis::Event&, uint64_t) {});
+      const analysis::ViewTotals totals = analysis::forEachEvent(rec, scope, [](const analysis::Event&, uint64_t) {});
       const auto rows = analysis::statusSeries(rec, selection);
       if (json) exporting::writeJson(out, exporting::statusJson(rec, rows, totals, options));
       else exporting::writeStatusText(out, rec, rows, totals, options);
@@ -80,7 +80,7 @@ void writeView(std::ostream& out, const analysis::Recording& rec, const analysis
     }
     default: {
       const std::string name = analysis::resourceTypeName(view);
-      const auto stats = analysis::computeGroupStats(rec, groupOf(view), keep);
+      const auto stats = analysis::computeGroupStats(rec, groupOf(view), scope);
       if (json) exporting::writeJson(out, exporting::groupJson(rec, stats, name, options));
       else exporting::writeGroupText(out, rec, stats, name, options);
     }
