@@ -22,6 +22,9 @@
 
 #include "agent/annotation_table.h"
 #include "agent/clocks.h"
+#include "agent/exception_trace.h"
+#include "agent/gc_trace.h"
+#include "agent/cpu_sampler.h"
 #include "agent/java_api.h"
 #include "agent/lost_counters.h"
 #include "agent/meta_events.h"
@@ -63,8 +66,12 @@ struct Agent {
         tracker(env, registry, meta, lost, options, start_ns),
         wall(env, registry, tracker, ring, lost, gc, options.interval_ns, start_ns),
         native_threads(registry, meta, options.interval_ns, start_ns),
+        gc_trace(start_ns),
+        exceptions(start_ns),
         writer_thread({env, &writer, &ring, &lost, &meta, &registry, &status, &annotations, &options, &code_regions,
-                       samplesJvmThreads(options) ? &native_threads : nullptr, start_ns}) {}
+                       samplesJvmThreads(options) ? &native_threads : nullptr,
+                       (options.traces & kTraceGc) ? &gc_trace : nullptr,
+                       (options.traces & kTraceException) ? &exceptions : nullptr, start_ns}) {}
 
   // Mixed mode in cpu mode samples the JVM's own threads, unless a collection-time filter
   // leaves out every thread but those of matching annotations (which JVM threads never have).
@@ -89,6 +96,8 @@ struct Agent {
   ThreadTracker tracker;
   WallSampler wall;
   NativeThreads native_threads;  // the writer thread scans for them
+  GcTrace gc_trace;              // both fed by their callbacks only when their trace is on
+  ExceptionTrace exceptions;
   WriterThread writer_thread;
   bool recording = false;  // between VMInit and VMDeath (callbacks of those two only)
   format::NonSafepointDebug non_safepoint_debug = format::NonSafepointDebug::Off;
@@ -152,7 +161,7 @@ void createMethodIdsForLoadedClasses(jvmtiEnv* jvmti, JNIEnv* jni) {
 void writeRecordingInfo(Agent& agent, JNIEnv* jni) {
   format::RecordingInfo info;
   info.start_epoch_ns = agent.start_epoch_ns;
-  info.mode = modeName(agent.options.mode);
+  info.mode = eventList(agent.options);  // the sampling mode and the traces: the kinds of events recorded
   info.interval_ns = agent.options.interval_ns;
   info.status_interval_ns = agent.options.status_interval_ns;
   info.pid = getpid();
@@ -196,6 +205,13 @@ bool isAgentThread(JNIEnv* jni, jthread thread) {
   return g_agent->writer_thread.isWriterThread(jni, thread) || g_agent->wall.isSamplerThread(jni, thread);
 }
 
+// The collectors' names and the cause, in the PerfData block (gc_trace.h): it exists from
+// VMInit on, not yet when the agent loads.
+void bindGcCounters(GcTrace& trace) {
+  VmStructs vm;
+  if (vm.bind(lookupJvmSymbol)) trace.bind(perfMemoryOf(vm));
+}
+
 void JNICALL onVMInit(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread) {
   Agent& agent = *g_agent;
   agent.tracker.init(jni);
@@ -205,6 +221,7 @@ void JNICALL onVMInit(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread) {
   jvmti->GenerateEvents(JVMTI_EVENT_DYNAMIC_CODE_GENERATED);
   if (agent.options.native) findCodeCacheBounds();
   bindVmStructures(jni, thread);
+  if (agent.options.traces & kTraceGc) bindGcCounters(agent.gc_trace);
   writeRecordingInfo(agent, jni);  // before the writer thread exists: no lock needed
   if (replacedForeignSigprofHandler()) agent.writer.writeAgentWarning({0, foreignHandlerWarning()});
   if (!agent.writer_thread.start(jni)) {
@@ -274,12 +291,30 @@ void JNICALL onDynamicCodeGenerated(jvmtiEnv*, const char* name, const void* add
   g_agent->code_regions.add(name, reinterpret_cast<uintptr_t>(address), static_cast<uint64_t>(std::max<jint>(length, 0)));
 }
 
-// These two run inside the GC: no JVMTI or JNI, only atomics.
-void JNICALL onGcStart(jvmtiEnv*) { g_agent->gc.onStart(monotonicNs()); }
-void JNICALL onGcFinish(jvmtiEnv*) { g_agent->gc.onFinish(monotonicNs()); }
+// These two run inside the GC: no JVMTI or JNI, only atomics and the PerfData counters.
+void JNICALL onGcStart(jvmtiEnv*) {
+  const int64_t now = monotonicNs();
+  g_agent->gc.onStart(now);
+  if (g_agent->options.traces & kTraceGc) g_agent->gc_trace.onStart(now);
+}
+void JNICALL onGcFinish(jvmtiEnv*) {
+  const int64_t now = monotonicNs();
+  g_agent->gc.onFinish(now);
+  if (g_agent->options.traces & kTraceGc) g_agent->gc_trace.onFinish(now);
+}
 
-jvmtiError enableEvents(jvmtiEnv* jvmti) {
+// Enabled only with the exception trace. The agent's own threads are not profiled; they are
+// the threads without a slot that are not still unknown to the tracker.
+void JNICALL onException(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread, jmethodID, jlocation, jobject exception,
+                         jmethodID catch_method, jlocation) {
+  if (!currentThreadSlot() && isAgentThread(jni, thread)) return;
+  g_agent->exceptions.onException(jvmti, jni, exception, catch_method);
+}
+
+jvmtiError enableEvents(jvmtiEnv* jvmti, const Options& options) {
   jvmtiEventCallbacks callbacks{};
+  const bool exceptions = options.traces & kTraceException;
+  if (exceptions) callbacks.Exception = onException;
   callbacks.VMInit = onVMInit;
   callbacks.VMDeath = onVMDeath;
   callbacks.ThreadStart = onThreadStart;
@@ -300,6 +335,8 @@ jvmtiError enableEvents(jvmtiEnv* jvmti) {
   for (jvmtiEvent event : events) {
     if (error == JVMTI_ERROR_NONE) error = jvmti->SetEventNotificationMode(JVMTI_ENABLE, event, nullptr);
   }
+  if (error == JVMTI_ERROR_NONE && exceptions)
+    error = jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_EXCEPTION, nullptr);
   return error;
 }
 
@@ -341,6 +378,8 @@ jint load(JavaVM* vm, const Options& options, const std::string& text) {
   caps.can_get_source_file_name = 1;
   caps.can_get_line_numbers = 1;
   caps.can_generate_garbage_collection_events = 1;
+  // Only for the trace: the capability alone changes how C2 compiles throws (exception_trace.h).
+  if (options.traces & kTraceException) caps.can_generate_exception_events = 1;
   requestVirtualThreadSupport(jvmti, caps);
   if (jvmtiError error = jvmti->AddCapabilities(&caps); error != JVMTI_ERROR_NONE) {
     return refuse(options.strict, "stackscope: cannot get the JVMTI capabilities it needs (error " +
@@ -360,12 +399,13 @@ jint load(JavaVM* vm, const Options& options, const std::string& text) {
                options.mode == SampleMode::Cpu});
   const bool wall = options.mode == SampleMode::Wall;
   const NativeThreads* native_threads = Agent::samplesJvmThreads(options) ? &agent->native_threads : nullptr;
+  setKernelCallChains(options.native && options.mode == SampleMode::Cpu);
   if (!installCaptureHandler({walk, &agent->ring, &agent->lost, agent->start_ns, wall, &agent->code_regions,
                               native_threads, options.native, vm})) {
     return refuse(options.strict, "stackscope: cannot install the SIGPROF handler");
   }
   if (replacedForeignSigprofHandler()) std::fprintf(stderr, "stackscope: warning: %s\n", foreignHandlerWarning().c_str());
-  if (jvmtiError error = enableEvents(jvmti); error != JVMTI_ERROR_NONE) {
+  if (jvmtiError error = enableEvents(jvmti, options); error != JVMTI_ERROR_NONE) {
     return refuse(options.strict,
                   "stackscope: cannot enable JVMTI events (error " + std::to_string(error) + ")");
   }

@@ -4,12 +4,18 @@
 #include <linux/perf_event.h>
 #include <signal.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+#include "agent/clocks.h"
 
 namespace stackscope::agent {
 
@@ -19,12 +25,21 @@ namespace {
 // straight to POSIX timers.
 std::atomic<bool> g_perf_unavailable{false};
 
+std::atomic<bool> g_kernel_call_chains{false};
+
 int openTaskClock(pid_t tid, int64_t interval_ns, bool exclude_kernel) {
   perf_event_attr attr{};
   attr.size = sizeof(attr);
   attr.type = PERF_TYPE_SOFTWARE;
   attr.config = PERF_COUNT_SW_TASK_CLOCK;  // this thread's CPU time, in ns
   attr.sample_period = static_cast<uint64_t>(interval_ns);
+  if (!exclude_kernel && g_kernel_call_chains.load(std::memory_order_relaxed)) {
+    // Each overflow also writes a sample record, with the kernel part of its call chain only
+    // (the user part comes from the signal's context), into the ring mapped below.
+    attr.sample_type = PERF_SAMPLE_CALLCHAIN;
+    attr.exclude_callchain_user = 1;
+    attr.wakeup_events = 1;
+  }
   attr.disabled = 1;  // armed once the signal is routed
   // perf_event_paranoid 2 (the usual default) lets an unprivileged process count its own
   // threads only in user mode; a tick landing in kernel mode is then skipped by the kernel.
@@ -33,10 +48,26 @@ int openTaskClock(pid_t tid, int64_t interval_ns, bool exclude_kernel) {
   return static_cast<int>(syscall(SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC));
 }
 
+// One metadata page and one data page: the handler consumes the one record of each signal,
+// so a page holds it even at the deepest kernel chain (127 frames, about 1 KiB).
+constexpr size_t kRingPages = 2;
+const size_t g_page_size = static_cast<size_t>(sysconf(_SC_PAGESIZE));  // at load: the handler reads it
+size_t pageSize() { return g_page_size; }
+
+// Rings of stopped timers and when they stopped, unmapped a second later (releaseStoppedRings).
+std::mutex g_stopped_rings_mutex;
+std::vector<std::pair<void*, int64_t>> g_stopped_rings;
+
 bool startTaskClock(ThreadSlot& slot, int64_t interval_ns, bool armed) {
   int fd = openTaskClock(slot.tid, interval_ns, false);
+  const bool sees_kernel = fd >= 0;
   if (fd < 0) fd = openTaskClock(slot.tid, interval_ns, true);
   if (fd < 0) return false;
+  if (sees_kernel && g_kernel_call_chains.load(std::memory_order_relaxed)) {
+    void* ring = mmap(nullptr, kRingPages * pageSize(), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    // Without its ring the timer still samples; its samples just have no kernel frames.
+    if (ring != MAP_FAILED) slot.kernel_ring.store(ring, std::memory_order_release);
+  }
   f_owner_ex owner{F_OWNER_TID, slot.tid};  // signal that thread, not the process
   if (fcntl(fd, F_SETOWN_EX, &owner) != 0 || fcntl(fd, F_SETSIG, SIGPROF) != 0 ||
       fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_ASYNC) != 0 || (armed && ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) != 0)) {
@@ -93,6 +124,54 @@ bool startThreadTimer(ThreadSlot& slot, int64_t interval_ns, bool armed) {
   return startPosixTimer(slot, interval_ns, armed);
 }
 
+void setKernelCallChains(bool on) { g_kernel_call_chains.store(on, std::memory_order_relaxed); }
+
+namespace {
+// Copies `size` bytes at ring offset `at` (wrapping around the data page) into `out`.
+void copyFromRing(const char* data, size_t data_size, uint64_t at, void* out, size_t size) {
+  for (size_t i = 0; i < size; ++i) static_cast<char*>(out)[i] = data[(at + i) % data_size];
+}
+}  // namespace
+
+int takeKernelCallChain(ThreadSlot& slot, uintptr_t* out, int max) {
+  auto* page = static_cast<perf_event_mmap_page*>(slot.kernel_ring.load(std::memory_order_acquire));
+  if (!page) return 0;
+  const char* data = reinterpret_cast<const char*>(page) + pageSize();
+  const size_t data_size = (kRingPages - 1) * pageSize();
+  const uint64_t head = __atomic_load_n(&page->data_head, __ATOMIC_ACQUIRE);
+  uint64_t tail = page->data_tail;
+  int count = 0;
+  // Records the kernel wrote since the last signal; the last sample among them is this one's
+  // (signals of overflows that came before it were merged into this one).
+  while (tail < head && head - tail <= data_size) {
+    perf_event_header header;
+    copyFromRing(data, data_size, tail, &header, sizeof header);
+    if (header.size < sizeof header || header.size > head - tail) break;
+    if (header.type == PERF_RECORD_SAMPLE && tail + header.size == head) {
+      uint64_t entries = 0;
+      copyFromRing(data, data_size, tail + sizeof header, &entries, sizeof entries);
+      for (uint64_t i = 0; i < entries && count < max && sizeof header + 8 * (i + 2) <= header.size; ++i) {
+        uint64_t pc = 0;
+        copyFromRing(data, data_size, tail + sizeof header + 8 * (i + 1), &pc, sizeof pc);
+        if (pc < static_cast<uint64_t>(PERF_CONTEXT_MAX)) out[count++] = static_cast<uintptr_t>(pc);  // not a marker
+      }
+    }
+    tail += header.size;
+  }
+  __atomic_store_n(&page->data_tail, head, __ATOMIC_RELEASE);
+  return count;
+}
+
+void releaseStoppedRings() {
+  const int64_t cutoff = monotonicNs() - 1'000'000'000;
+  std::lock_guard<std::mutex> lock(g_stopped_rings_mutex);
+  std::erase_if(g_stopped_rings, [&](const std::pair<void*, int64_t>& ring) {
+    if (ring.second > cutoff) return false;
+    munmap(ring.first, kRingPages * pageSize());
+    return true;
+  });
+}
+
 bool signalFromTimerOf(const ThreadSlot& slot, const siginfo_t* info) {
   if (info->si_code == SI_TIMER) return slot.has_timer && info->si_value.sival_ptr == &slot;
   return slot.perf_fd >= 0 && info->si_fd == slot.perf_fd;
@@ -113,6 +192,10 @@ void stopThreadTimer(ThreadSlot& slot) {
     ioctl(slot.perf_fd, PERF_EVENT_IOC_DISABLE, 0);
     close(slot.perf_fd);
     slot.perf_fd = -1;
+  }
+  if (void* ring = slot.kernel_ring.exchange(nullptr, std::memory_order_acq_rel)) {
+    std::lock_guard<std::mutex> lock(g_stopped_rings_mutex);
+    g_stopped_rings.emplace_back(ring, monotonicNs());
   }
   if (slot.has_timer) {
     timer_delete(slot.timer);

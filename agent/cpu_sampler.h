@@ -26,6 +26,17 @@ namespace stackscope::agent {
 bool startThreadTimer(ThreadSlot& slot, int64_t interval_ns, bool armed);
 // Whether the SIGPROF described by `info` came from `slot`'s own timer. Async-signal-safe.
 bool signalFromTimerOf(const ThreadSlot& slot, const siginfo_t* info);
+// Mixed mode: task-clock timers that may see the kernel (perf_event_paranoid <= 1, or root)
+// also record each sample's kernel call chain. Set once, before the first timer.
+void setKernelCallChains(bool on);
+// The kernel call chain of the sample whose signal is being handled, innermost first, into
+// `out` (at most `max`): 0 when the thread's timer has none (in user code, or not allowed).
+// Async-signal-safe; the thread's own handler only.
+int takeKernelCallChain(ThreadSlot& slot, uintptr_t* out, int max);
+// Unmaps the rings of timers stopped more than a second ago (a handler may still have been
+// reading one when it stopped). Not for signal handlers; the writer thread calls it.
+void releaseStoppedRings();
+
 // Arms or disarms an existing timer (registry mutex held). A thread the annotation filter
 // leaves out is not interrupted at all: its timer stops counting, not just its samples.
 void armThreadTimer(ThreadSlot& slot, bool armed);

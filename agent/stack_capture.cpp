@@ -226,6 +226,20 @@ jint walkNative(ThreadSlot& thread, RawFrame* frames, jint depth, void* ucontext
 }
 #endif
 
+#if defined(__x86_64__)
+// Mixed mode, cpu mode where the kernel allows it: the kernel functions the thread was in
+// (a system call, a page fault), innermost first, from its timer's sample (cpu_sampler.h).
+jint kernelFrames(ThreadSlot& thread, RawFrame* frames) {
+  constexpr int kMaxKernelFrames = 64;
+  uintptr_t pcs[kMaxKernelFrames];
+  const int count = takeKernelCallChain(thread, pcs, kMaxKernelFrames);
+  for (int i = 0; i < count; ++i) {
+    frames[i] = {kNativeFrameBci, reinterpret_cast<const void*>(i == 0 ? pcs[i] : pcs[i] - 1)};
+  }
+  return count;
+}
+#endif
+
 // The JNIEnv AsyncGetCallTrace needs: a Java thread's own, or for a thread the agent did not
 // register (native_threads.h) the VM's answer, null when it is no JavaThread. jni_GetEnv
 // only reads the VM's thread-local current thread.
@@ -241,7 +255,10 @@ JNIEnv* envOf(const ThreadSlot& thread) {
 jint walk(ThreadSlot& thread, RawFrame* frames, void* ucontext) {
   jint native = 0;
 #if defined(__x86_64__)
-  if (g_config.native_frames) native = walkNative(thread, frames, kMaxFrames, ucontext);
+  if (g_config.native_frames) {
+    native = kernelFrames(thread, frames);
+    native += walkNative(thread, frames + native, kMaxFrames - native, ucontext);
+  }
 #endif
   JNIEnv* env = envOf(thread);
   const jint java = env ? walkJava(thread, env, frames + native, kMaxFrames - native, ucontext) : kNotInJava;

@@ -55,6 +55,9 @@ struct ThreadSlot {
   // cpu mode: the thread's CPU-time timer, one of the two kinds (cpu_sampler.h), under the
   // registry mutex.
   int perf_fd = -1;
+  // Mixed mode, a task-clock timer allowed to see the kernel: the ring the kernel writes each
+  // sample's kernel call chain into (cpu_sampler.h), read by the thread's signal handler.
+  std::atomic<void*> kernel_ring{nullptr};
   timer_t timer{};
   bool has_timer = false;
   int64_t timer_interval_ns = 0;

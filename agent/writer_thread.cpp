@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "agent/clocks.h"
+#include "agent/cpu_sampler.h"
 #include "agent/stack_capture.h"
 
 namespace stackscope::agent {
@@ -57,8 +58,10 @@ void WriterThread::cycle(JNIEnv* jni, bool last) {
     in_.native_threads->scan();  // before drainMeta: the records of the threads it found
     next_scan_ns_ = now + kNativeScanPeriodNs;
   }
+  releaseStoppedRings();
   drainMeta();
   drainRing(jni);
+  drainTraces(jni, last);
 
   if (last || now >= next_status_ns_) {
     in_.writer->writeStatus(in_.status->take(jni, now, time_ns));
