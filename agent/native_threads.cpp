@@ -11,7 +11,7 @@
 
 #include "agent/clocks.h"
 #include "agent/cpu_sampler.h"
-#include "agent/proc_task.h"
+#include "native/process_threads.h"
 
 namespace stackscope::agent {
 
@@ -58,13 +58,13 @@ void NativeThreads::scan() {
     if (slot.tid != 0)
       java.insert(slot.tid);
   });
-  const std::vector<TaskName> tasks = listTasks();
+  const std::vector<native::ProcessThread> tasks = native::listThreads(getpid());
   std::lock_guard<std::mutex> lock(mutex_);
   if (closed_)
     return;
   ++scans_;
   std::unordered_set<pid_t> alive;
-  for (const TaskName &task : tasks)
+  for (const native::ProcessThread &task : tasks)
     alive.insert(task.tid);
   for (uint32_t i = 0; i < kCapacity; ++i) {
     Entry &entry = entries_[i];
@@ -89,9 +89,9 @@ void NativeThreads::scan() {
       }
     }
   }
-  for (const TaskName &task : tasks) {
+  for (const native::ProcessThread &task : tasks) {
     if (!java.contains(task.tid) && !find(task.tid))
-      startLocked(task.tid, task.comm);
+      startLocked(task.tid, task.name);
   }
 }
 

@@ -10,6 +10,7 @@
 #include "agent/clocks.h"
 #include "agent/proc_task.h"
 #include "agent/wall_pending.h"
+#include "native/process_threads.h"
 
 namespace stackscope::agent {
 
@@ -32,12 +33,12 @@ StackBounds currentThreadStack() {
 // not certain: another Java thread shares the name's first 15 bytes, or not exactly one task
 // has it (HotSpot names the OS thread as the Java thread starts running; the launcher's main
 // thread keeps its own name).
-pid_t tidByOsName(const std::vector<std::string>& os_names, size_t i, const std::vector<TaskName>& tasks) {
+pid_t tidByOsName(const std::vector<std::string>& os_names, size_t i, const std::vector<native::ProcessThread>& tasks) {
   const std::string& name = os_names[i];
   if (name.empty() || std::count(os_names.begin(), os_names.end(), name) != 1) return 0;
   pid_t found = 0;
-  for (const TaskName& task : tasks) {
-    if (task.comm != name) continue;
+  for (const native::ProcessThread& task : tasks) {
+    if (task.name != name) continue;
     if (found != 0) return 0;
     found = task.tid;
   }
@@ -99,8 +100,8 @@ void ThreadTracker::rememberOsThread(const ThreadSlot& slot) {
 
 ThreadSlot* ThreadTracker::newSlot(JNIEnv* jni, jthread thread, pid_t tid, MetaEvent& start) {
   auto* slot = new ThreadSlot;
-  TaskStat os{};
-  if (tid != 0 && readTaskStat(tid, os)) slot->os_start = os.start_time;
+  native::ThreadStat os;
+  if (tid != 0 && native::readThreadStat(getpid(), tid, os)) slot->os_start = os.start_time;
   const uint32_t earlier = tid != 0 && slot->os_start != 0 ? earlierIdOnOsThread(tid, slot->os_start) : 0;
   slot->id = earlier != 0 ? earlier : registry_.nextId();
   slot->tid = tid;
@@ -214,7 +215,7 @@ void ThreadTracker::registerRunning(JNIEnv* jni, bool (*is_agent_thread)(JNIEnv*
   if (jvmti_->GetAllThreads(&count, &threads) != JVMTI_ERROR_NONE) return;
   std::vector<std::string> os_names(static_cast<size_t>(count));
   for (jint i = 0; i < count; ++i) os_names[i] = osThreadName(threadName(threads[i]));
-  const std::vector<TaskName> tasks = listTasks();
+  const std::vector<native::ProcessThread> tasks = native::listThreads(getpid());
   for (jint i = 0; i < count; ++i) {
     if (!is_agent_thread(jni, threads[i])) registerForeign(jni, threads[i], tidByOsName(os_names, i, tasks));
     jni->DeleteLocalRef(threads[i]);

@@ -57,30 +57,47 @@ bool parseTid(const char* text, pid_t& tid) {
 
 }  // namespace
 
-int64_t parseStatCpuTicks(const char* text, size_t size) {
+bool parseStat(const char* text, size_t size, ThreadStat& out) {
   const char* close_paren = nullptr;
   for (size_t i = 0; i < size; i++)
     if (text[i] == ')') close_paren = text + i;
-  if (close_paren == nullptr) return -1;
-  // After ") ": field 3 (state) onwards; utime is field 14, stime field 15.
+  if (close_paren == nullptr) return false;
+  out = ThreadStat{};
+  // After ") ": field 3 (state) onwards, separated by single spaces.
   const char* p = close_paren + 1;
   const char* end = text + size;
   int64_t utime = -1, stime = -1;
-  for (int field = 3; field <= 15; field++) {
+  for (int field = 3; field <= 22; field++) {
     while (p < end && *p == ' ') p++;
     const char* start = p;
     while (p < end && *p != ' ' && *p != '\n') p++;
-    if (p == start) return -1;
-    if (field == 14 || field == 15) {
-      int64_t value = 0;
-      for (const char* c = start; c < p; c++) {
-        if (*c < '0' || *c > '9') return -1;
-        value = value * 10 + (*c - '0');
-      }
-      (field == 14 ? utime : stime) = value;
+    if (p == start) break;  // the text ends here
+    if (field == 3) {
+      out.state = *start;
+      continue;
     }
+    if (field != 14 && field != 15 && field != 22) continue;
+    int64_t value = 0;
+    for (const char* c = start; c < p && value >= 0; c++) value = *c >= '0' && *c <= '9' ? value * 10 + (*c - '0') : -1;
+    if (field == 14) utime = value;
+    if (field == 15) stime = value;
+    if (field == 22 && value > 0) out.start_time = static_cast<uint64_t>(value);
   }
-  return utime + stime;
+  if (utime >= 0 && stime >= 0) out.cpu_ticks = utime + stime;
+  return out.state != 0;
+}
+
+int64_t parseStatCpuTicks(const char* text, size_t size) {
+  ThreadStat stat;
+  return parseStat(text, size, stat) ? stat.cpu_ticks : -1;
+}
+
+bool readThreadStat(pid_t pid, pid_t tid, ThreadStat& out) {
+  char path[96];
+  std::snprintf(path, sizeof path, "/proc/%d/task/%d/stat", static_cast<int>(pid), static_cast<int>(tid));
+  char text[1024];
+  const ssize_t size = readSmallFile(path, text, sizeof text);
+  return size > 0 && parseStat(text, static_cast<size_t>(size), out);
 }
 
 std::vector<ProcessThread> listThreads(pid_t pid) {

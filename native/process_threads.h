@@ -27,8 +27,19 @@ std::vector<ProcessThread> listThreads(pid_t pid);
 int64_t threadCpuTimeNs(pid_t pid, pid_t tid);
 int64_t processCpuTimeNs(pid_t pid);
 
-// The utime + stime fields of a stat text, in clock ticks; -1 if malformed. The command name
-// in parentheses may hold anything, ')' and spaces included: the fields follow the last ')'.
+// What the profilers use of a /proc/.../stat text.
+struct ThreadStat {
+  char state = 0;           // field 3, the scheduler's: 'R' running or runnable, 'S' asleep, 'D' ...
+  int64_t cpu_ticks = -1;   // utime + stime (fields 14, 15) in clock ticks; -1 if absent or damaged
+  uint64_t start_time = 0;  // field 22: when the thread started, in clock ticks since boot; 0 if absent
+};
+// False if malformed (no state). The command name in parentheses may hold anything, ')' and
+// spaces included: the fields follow the last ')'.
+bool parseStat(const char* text, size_t size, ThreadStat& out);
+// Thread `tid` of process `pid`; false if it cannot be read (it ended).
+bool readThreadStat(pid_t pid, pid_t tid, ThreadStat& out);
+
+// The utime + stime fields of a stat text, in clock ticks; -1 if malformed.
 int64_t parseStatCpuTicks(const char* text, size_t size);
 
 }  // namespace stackscope::native

@@ -110,6 +110,32 @@ TEST(ParseStatCpuTicks, ReadsTheFieldsAfterTheLastParenthesis) {
   EXPECT_EQ(parseStatCpuTicks(stat, std::strlen(stat)), 42);
 }
 
+TEST(ParseStat, ReadsTheStateAfterTheLastParenthesis) {
+  ThreadStat stat;
+  const char plain[] = "1234 (java) S 1 1234 1234 0 -1";
+  ASSERT_TRUE(parseStat(plain, sizeof plain - 1, stat));
+  EXPECT_EQ(stat.state, 'S');
+  EXPECT_EQ(stat.cpu_ticks, -1);  // the text stops before utime
+  const char tricky[] = "77 (a) R (b)) D 1 2";  // a thread may name itself anything
+  ASSERT_TRUE(parseStat(tricky, sizeof tricky - 1, stat));
+  EXPECT_EQ(stat.state, 'D');
+  EXPECT_FALSE(parseStat("77 (java)", 9, stat));
+  EXPECT_FALSE(parseStat("", 0, stat));
+}
+
+TEST(ParseStat, ReadsTheStartTimeField) {
+  const char line[] = "5 (x y) S 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 98765 20 21";
+  ThreadStat stat;
+  ASSERT_TRUE(parseStat(line, sizeof line - 1, stat));
+  EXPECT_EQ(stat.start_time, 98765u);  // field 22
+  EXPECT_EQ(stat.cpu_ticks, 11 + 12);  // fields 14 and 15
+  ThreadStat self;
+  ASSERT_TRUE(readThreadStat(getpid(), gettid(), self));
+  EXPECT_EQ(self.state, 'R');  // the caller runs, by definition
+  EXPECT_GT(self.start_time, 0u);
+  EXPECT_FALSE(readThreadStat(getpid(), 4194304 + 17, self));
+}
+
 TEST(ParseStatCpuTicks, RefusesATruncatedOrDamagedText) {
   const char* truncated = "1234 (java) S 1 1234 1234 0 -1 4194560 100 0 0 0 37";
   EXPECT_EQ(parseStatCpuTicks(truncated, std::strlen(truncated)), -1);
