@@ -6,7 +6,9 @@
 // Prints the time to make a Symbolizer for the process, to symbolize the first address in
 // libjvm.so (which loads its symbol table), then ADDRESSES (default 20000) distinct addresses
 // spread over libjvm.so's code, then the same again (cached); the memory the symbolizer took;
-// the share of addresses named; a few names; and the time to list the threads with their CPU.
+// the share of addresses named; a few names; the same for libc.so.6 (stripped: its names come
+// from libc6-dbg's debug file when installed, else its .eh_frame groups addresses by
+// function); and the time to list the threads with their CPU.
 #include <pthread.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -37,12 +39,12 @@ long residentKb() {
   return -1;
 }
 
-// The executable mapping of libjvm.so in the process, [start, end).
-bool libjvmCode(pid_t pid, unsigned long& start, unsigned long& end) {
+// The executable mapping of `module` ("/libjvm.so") in the process, [start, end).
+bool moduleCode(pid_t pid, const char* module, unsigned long& start, unsigned long& end) {
   std::ifstream maps("/proc/" + std::to_string(pid) + "/maps");
   for (std::string line; std::getline(maps, line);) {
     char perms[8] = {};
-    if (line.find("/libjvm.so") != std::string::npos &&
+    if (line.find(module) != std::string::npos &&
         std::sscanf(line.c_str(), "%lx-%lx %7s", &start, &end, perms) == 3 && perms[2] == 'x')
       return true;
   }
@@ -51,7 +53,7 @@ bool libjvmCode(pid_t pid, unsigned long& start, unsigned long& end) {
 
 int measure(pid_t pid, int count, FILE* out) {
   unsigned long code_start = 0, code_end = 0;
-  if (count <= 0 || !libjvmCode(pid, code_start, code_end)) {
+  if (count <= 0 || !moduleCode(pid, "/libjvm.so", code_start, code_end)) {
     std::fprintf(stderr, "symbolizer_cost: no libjvm.so code in process %d\n", static_cast<int>(pid));
     return 1;
   }
@@ -81,6 +83,24 @@ int measure(pid_t pid, int count, FILE* out) {
   double cached_ms = msSince(start);
   long rss_after = residentKb();
 
+  unsigned long libc_start = 0, libc_end = 0;
+  double libc_first_ms = 0, libc_distinct_ms = 0;
+  int libc_named = 0, libc_grouped = 0;
+  native::NativeSymbol libc_first;
+  if (moduleCode(pid, "/libc.so.6", libc_start, libc_end)) {
+    start = Clock::now();
+    libc_first = symbolizer.symbolize(libc_start + (libc_end - libc_start) / 2);
+    libc_first_ms = msSince(start);
+    const uint64_t libc_step = (libc_end - libc_start) / static_cast<uint64_t>(count);
+    start = Clock::now();
+    for (int i = 0; i < count; i++) {
+      const native::NativeSymbol symbol = symbolizer.symbolize(libc_start + 1 + static_cast<uint64_t>(i) * libc_step);
+      libc_named += symbol.function.empty() ? 0 : 1;
+      libc_grouped += symbol.function_start_known ? 1 : 0;
+    }
+    libc_distinct_ms = msSince(start);
+  }
+
   start = Clock::now();
   std::vector<native::ProcessThread> threads = native::listThreads(pid);
   int64_t total_cpu_ns = 0;
@@ -97,6 +117,10 @@ int measure(pid_t pid, int count, FILE* out) {
               distinct_ms * 1000 / count, named, 100.0 * named / count);
   std::fprintf(out, "the same again, cached: %.3f us each\n", cached_ms * 1000 / count);
   std::fprintf(out, "memory: %ld kB more resident\n", rss_after - rss_before);
+  std::fprintf(out, "first libc.so.6 address (loads its symbols): %.2f ms -> %s\n", libc_first_ms,
+              native::display(libc_first).c_str());
+  std::fprintf(out, "%d distinct libc.so.6 addresses: %.3f us each, %d named, %d in a known function (%.1f%%)\n",
+              count, libc_distinct_ms * 1000 / count, libc_named, libc_grouped, 100.0 * libc_grouped / count);
   std::fprintf(out, "listThreads + threadCpuTimeNs of %zu threads: %.2f ms (their CPU: %.0f ms)\n",
               threads.size(), threads_ms, total_cpu_ns / 1e6);
   for (int i = 0; i < count; i += count / 8) std::fprintf(out, "  %s\n", native::display(symbolizer.symbolize(pcs[i])).c_str());
