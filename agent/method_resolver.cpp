@@ -58,6 +58,15 @@ uint32_t MethodResolver::stubId(const char* name) {
   return it->second;
 }
 
+uint32_t MethodResolver::namedId(const std::string& name) {
+  auto [it, inserted] = named_ids_.try_emplace(name, next_id_);
+  if (inserted) {
+    ++next_id_;
+    writer_.writeMethod({it->second, writer_.internString(""), writer_.internString(name), writer_.internString(""), 0, {}});
+  }
+  return it->second;
+}
+
 uint32_t MethodResolver::nativeId(uintptr_t pc) {
   const uint32_t index = native_names_.functionOf(pc);
   if (index >= native_ids_.size()) native_ids_.resize(index + 1, 0);

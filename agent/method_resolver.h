@@ -29,6 +29,9 @@ class MethodResolver {
   // The pseudo-method "[stub] NAME" (no class) for a frame in generated code that is not a
   // Java method (code_regions.h); one per name, however many regions carry it.
   uint32_t stubId(const char* name);
+  // A pseudo-method with no class named `name`, one per name: the exception's class on top
+  // of an exception's stack (exception_trace.h).
+  uint32_t namedId(const std::string& name);
   // The pseudo-method for the native function holding `pc` (mixed mode: a frame of the JVM,
   // a JNI library, libc): its demangled name, with the module as its source file
   // ("libjvm.so"); one per function, however many addresses fall in it.
@@ -43,6 +46,7 @@ class MethodResolver {
   uint32_t next_id_ = 1;
   uint32_t truncated_id_ = 0;
   std::unordered_map<std::string, uint32_t> stub_ids_;
+  std::unordered_map<std::string, uint32_t> named_ids_;
   NativeFrameNames native_names_{NativeFrameNames::besideThisLibrary()};
   std::vector<uint32_t> native_ids_;  // method id by NativeFrameNames function index; 0: none yet
 };

@@ -1,6 +1,7 @@
 #include "agent/options.h"
 
 #include <algorithm>
+#include <iterator>
 #include <vector>
 
 #include "common/duration.h"
@@ -52,6 +53,31 @@ bool isValueKey(std::string_view key) {
   return false;
 }
 
+// Adds one name of event='s list: a sampling mode (one at most) or a trace (once each).
+bool addEvent(std::string_view name, Options& options, std::string& why) {
+  if (name == "cpu" || name == "wall") {
+    if (options.mode != SampleMode::None) {
+      why = "one sampling mode at most (cpu or wall), given twice";
+      return false;
+    }
+    options.mode = name == "cpu" ? SampleMode::Cpu : SampleMode::Wall;
+    return true;
+  }
+  for (const TraceName& trace : kTraceNames) {
+    if (name != trace.name) continue;
+    if (options.traces & trace.trace) {
+      why = std::string(name) + " is given twice";
+      return false;
+    }
+    options.traces |= trace.trace;
+    return true;
+  }
+  why = "expected a comma list of cpu or wall and traces (";
+  for (size_t i = 0; i < std::size(kTraceNames); ++i) why.append(i ? ", " : "").append(kTraceNames[i].name);
+  why.append(")");
+  return false;
+}
+
 // Applies one "key=value" or "key" item; returns false with `why` set on error.
 bool applyItem(std::string_view item, Options& options, std::string& why) {
   const size_t eq = item.find('=');
@@ -76,15 +102,8 @@ bool applyItem(std::string_view item, Options& options, std::string& why) {
     return false;
   }
   if (key == "event") {
-    if (value == "cpu") {
-      options.mode = SampleMode::Cpu;
-    } else if (value == "wall") {
-      options.mode = SampleMode::Wall;
-    } else {
-      why = "expected cpu or wall";
-      return false;
-    }
-    return true;
+    options.mode = SampleMode::None;
+    return addEvent(value, options, why);
   }
   if (key == "interval") {
     return parseBoundedDuration(value, kMinInterval, kMaxInterval, "100us and 10s", options.interval_ns, why);
@@ -124,6 +143,7 @@ ParseResult parseOptions(std::string_view text, int64_t pid) {
   }
 
   Options options;
+  bool in_event_list = false;  // bare names after event= extend its list
   std::vector<std::string_view> seen_keys;  // a handful of items: a linear search is fine
   for (size_t start = 0; start <= text.size();) {
     size_t end = text.find(',', start);
@@ -133,6 +153,14 @@ ParseResult parseOptions(std::string_view text, int64_t pid) {
     if (item.empty()) continue;  // "a,,b" or a trailing comma: nothing to apply
     const std::string_view key = item.substr(0, item.find('='));
     std::string why;
+    if (in_event_list && key == item && item != "strict") {
+      if (!addEvent(item, options, why)) {
+        result.error = badOption(item, why);
+        return result;
+      }
+      continue;
+    }
+    in_event_list = key == "event";
     if (key != "filter" && std::find(seen_keys.begin(), seen_keys.end(), key) != seen_keys.end()) {
       result.error = badOption(item, std::string(key) + " is given twice");
       return result;
@@ -149,6 +177,21 @@ ParseResult parseOptions(std::string_view text, int64_t pid) {
   return result;
 }
 
-const char* modeName(SampleMode mode) { return mode == SampleMode::Wall ? "wall" : "cpu"; }
+const char* modeName(SampleMode mode) {
+  switch (mode) {
+    case SampleMode::Cpu: return "cpu";
+    case SampleMode::Wall: return "wall";
+    case SampleMode::None: return "";
+  }
+  return "";
+}
+
+std::string eventList(const Options& options) {
+  std::string list = modeName(options.mode);
+  for (const TraceName& trace : kTraceNames) {
+    if (options.traces & trace.trace) list.append(list.empty() ? "" : ",").append(trace.name);
+  }
+  return list;
+}
 
 }  // namespace stackscope::agent

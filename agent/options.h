@@ -1,4 +1,7 @@
 // The agent's option string, "event=cpu,interval=10ms,file=out.ssr,status=1s,strict",
+// where event= takes a comma list, "event=cpu,gc,exception": the names right after event=
+// that are not key=value items belong to its list (at most one sampling mode, cpu or wall,
+// and any traces; a list of traces only records no samples),
 // optionally with "filter=user:u1;application:shop*" (annotation_filter.h; repeated filter=
 // items add their entries to one filter; any other option given twice is an error, since
 // silently taking one of two values hides a mistake), "overwrite=no", "children=yes|no" and
@@ -16,7 +19,20 @@
 
 namespace stackscope::agent {
 
-enum class SampleMode : uint8_t { Cpu, Wall };
+// None: event= named traces only (event=gc): no sampler runs, no thread gets a timer.
+enum class SampleMode : uint8_t { Cpu, Wall, None };
+
+// Traces that run beside the sampling mode, each off unless event= names it. A bit each;
+// traceNames() lists them in the order the recording's mode string names them.
+enum Trace : uint32_t {
+  kTraceGc = 1u << 0,         // every garbage collection: start, pause, collector, cause (gc_trace.h)
+  kTraceException = 1u << 1,  // every thrown exception: class, throw stack, caught or not (exception_trace.h)
+};
+struct TraceName {
+  Trace trace;
+  const char* name;
+};
+inline constexpr TraceName kTraceNames[] = {{kTraceGc, "gc"}, {kTraceException, "exception"}};
 
 // What JVMs started by the profiled one inherit. Keep: whatever their environment says (a
 // JAVA_TOOL_OPTIONS carrying the agent loads it in them too). Follow: the agent puts itself
@@ -26,6 +42,7 @@ enum class Children : uint8_t { Keep, Follow, Ignore };
 
 struct Options {
   SampleMode mode = SampleMode::Cpu;
+  uint32_t traces = 0;  // Trace bits
   int64_t interval_ns = 10'000'000;         // 10ms
   std::string file;                         // stackscope-<pid>.ssr when not given; %p, %t not expanded yet
   bool overwrite = true;                    // false: a non-empty file is never replaced (file_name.h)
@@ -54,6 +71,9 @@ inline constexpr int64_t kMaxStatusInterval = 3'600'000'000'000;  // 1h
 // `text` may be empty (no options). `pid` names the default output file.
 ParseResult parseOptions(std::string_view text, int64_t pid);
 
-const char* modeName(SampleMode mode);
+const char* modeName(SampleMode mode);  // "cpu", "wall" or "" (None)
+// What the recording's info names as its mode: the sampling mode, then the traces, as a
+// comma list ("cpu,gc"; "gc" alone without samples): the kinds of events it holds.
+std::string eventList(const Options& options);
 
 }  // namespace stackscope::agent

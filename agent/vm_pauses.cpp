@@ -1,8 +1,8 @@
 #include "agent/vm_pauses.h"
 
 #include <algorithm>
-#include <cstring>
-#include <string_view>
+
+#include "agent/perf_data.h"
 
 namespace stackscope::agent {
 
@@ -33,71 +33,16 @@ int64_t GcClock::timeNsUntil(int64_t now_ns) const {
   }
 }
 
-namespace {
-
-// HotSpot's perfMemory.hpp: the block starts with a PerfDataPrologue, and its entries follow
-// each other from entry_offset, every one with its length, its name and its value at offsets
-// from its own start.
-struct Prologue {
-  int32_t magic;
-  int8_t byte_order;
-  int8_t major_version;
-  int8_t minor_version;
-  int8_t accessible;
-  int32_t used;
-  int32_t overflow;
-  int64_t mod_time_stamp;
-  int32_t entry_offset;
-  int32_t num_entries;
-};
-struct Entry {
-  int32_t entry_length;
-  int32_t name_offset;
-  int32_t vector_length;
-  int8_t data_type;
-  int8_t flags;
-  int8_t data_units;
-  int8_t data_variability;
-  int32_t data_offset;
-};
-
-// The value of the scalar long counter `name`, or nullptr. Every offset is checked against
-// the block: a layout this code does not expect finds nothing rather than reading astray.
-const volatile int64_t* findLongCounter(const char* base, size_t capacity, std::string_view name) {
-  Prologue prologue;
-  if (capacity < sizeof prologue) return nullptr;
-  std::memcpy(&prologue, base, sizeof prologue);
-  const size_t used = std::min<size_t>(capacity, prologue.used > 0 ? static_cast<size_t>(prologue.used) : 0);
-  size_t at = prologue.entry_offset > 0 ? static_cast<size_t>(prologue.entry_offset) : used;
-  for (int32_t i = 0; i < prologue.num_entries && at + sizeof(Entry) <= used; ++i) {
-    Entry entry;
-    std::memcpy(&entry, base + at, sizeof entry);
-    if (entry.entry_length <= 0 || at + static_cast<size_t>(entry.entry_length) > used) return nullptr;
-    const size_t end = at + static_cast<size_t>(entry.entry_length);
-    const size_t name_at = at + static_cast<size_t>(std::max(entry.name_offset, 0));
-    const size_t data_at = at + static_cast<size_t>(std::max(entry.data_offset, 0));
-    if (entry.data_type == 'J' && entry.vector_length == 0 && data_at % alignof(int64_t) == 0 &&
-        data_at + sizeof(int64_t) <= end && name_at + name.size() < end &&
-        std::memcmp(base + name_at, name.data(), name.size()) == 0 && base[name_at + name.size()] == '\0') {
-      return reinterpret_cast<const volatile int64_t*>(base + data_at);
-    }
-    at = end;
-  }
-  return nullptr;
-}
-
-}  // namespace
-
 bool SafepointCounters::bind(const char* base, size_t capacity) {
   begun_ = sync_ticks_ = operation_ticks_ = nullptr;
-  if (!base || reinterpret_cast<uintptr_t>(base) % alignof(int64_t) != 0) return false;
-  const volatile int64_t* begun = findLongCounter(base, capacity, "sun.rt.safepoints");
-  const volatile int64_t* sync = findLongCounter(base, capacity, "sun.rt.safepointSyncTime");
-  const volatile int64_t* operation = findLongCounter(base, capacity, "sun.rt.safepointTime");
+  const PerfMemoryBlock block{base, capacity};
+  const volatile int64_t* begun = findLongCounter(block, "sun.rt.safepoints");
+  const volatile int64_t* sync = findLongCounter(block, "sun.rt.safepointSyncTime");
+  const volatile int64_t* operation = findLongCounter(block, "sun.rt.safepointTime");
   if (!begun || !sync || !operation) return false;
   // The tick rate is published later in the VM's start than the agent looks; on Linux the
   // ticks are nanoseconds (os::elapsed_frequency).
-  const volatile int64_t* frequency = findLongCounter(base, capacity, "sun.os.hrt.frequency");
+  const volatile int64_t* frequency = findLongCounter(block, "sun.os.hrt.frequency");
   ticks_per_second_ = frequency && *frequency > 0 ? *frequency : 1'000'000'000;
   sync_ticks_ = sync;
   operation_ticks_ = operation;
@@ -106,9 +51,8 @@ bool SafepointCounters::bind(const char* base, size_t capacity) {
 }
 
 bool SafepointCounters::bind(const VmStructs& vm) {
-  const auto* start = static_cast<char* const*>(vm.staticAddress("PerfMemory", "_start"));
-  const auto* capacity = static_cast<const size_t*>(vm.staticAddress("PerfMemory", "_capacity"));
-  return start && capacity && bind(*start, *capacity);
+  const PerfMemoryBlock block = perfMemoryOf(vm);
+  return bind(block.base, block.capacity);
 }
 
 uint64_t SafepointCounters::begun() const { return begun_ ? static_cast<uint64_t>(*begun_) : 0; }

@@ -6,8 +6,7 @@
 //
 // * GC: JVMTI's GarbageCollectionStart/Finish events, sent by the VM thread inside the pause,
 //   where no JVMTI or JNI call is allowed: GcClock is atomics only.
-// * Every safepoint: HotSpot's own PerfData counters (the ones `jcmd PerfCounter.print`
-//   shows): sun.rt.safepoints (counted when one begins), sun.rt.safepointSyncTime and
+// * Every safepoint: HotSpot's own PerfData counters (perf_data.h): sun.rt.safepoints (counted when one begins), sun.rt.safepointSyncTime and
 //   sun.rt.safepointTime (added when it has reached all threads, and when it ends). They
 //   live in the PerfMemory block that VMStructs points to; -XX:-UsePerfData leaves them out,
 //   and then only GCs are told apart.

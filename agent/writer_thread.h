@@ -16,6 +16,8 @@
 #include "agent/annotation_table.h"
 #include "agent/carrier_frames.h"
 #include "agent/code_regions.h"
+#include "agent/exception_trace.h"
+#include "agent/gc_trace.h"
 #include "agent/lost_counters.h"
 #include "agent/meta_events.h"
 #include "agent/method_resolver.h"
@@ -40,6 +42,8 @@ struct WriterInputs {
   const Options* options;
   const CodeRegions* code_regions;  // names the stub frames of the stack capture
   NativeThreads* native_threads;    // mixed mode: scanned every second; null when off
+  GcTrace* gc_trace;                // the traces, each null when off
+  ExceptionTrace* exceptions;
   int64_t start_ns;  // monotonic time 0
 };
 
@@ -63,6 +67,8 @@ class WriterThread {
   void writeStack(JNIEnv* jni, const SampleSlot& slot);
   format::Frame frameOf(JNIEnv* jni, const RawFrame& raw);
   void writeRepeats(const SampleSlot& slot);
+  // The traces' events (writer_traces.cpp); `last` also says what they could not record.
+  void drainTraces(JNIEnv* jni, bool last);
   void ensureThreadRecord(uint32_t thread);
   // Writes the Annotation record of `id` the first time an event uses it: only the
   // annotations of recorded threads reach the file when a filter leaves others out.
@@ -81,6 +87,7 @@ class WriterThread {
   int64_t next_scan_ns_ = 0;    // monotonic: the next look for native threads
   uint64_t lost_reported_[format::kLostReasonMax + 1] = {};
   std::vector<MetaEvent> meta_batch_;
+  std::vector<ThrownException> exception_batch_;
   std::vector<format::Frame> frames_;
   std::unordered_set<uint32_t> threads_written_;
   std::vector<bool> annotations_written_;  // by annotation id

@@ -70,6 +70,9 @@ void checkOptionValue(const std::string& value, const std::string& what) {
 
 // The agent's option string for the options given to record.
 std::string agentOptions(const RecordArgs& args, const fs::path& output) {
+  // -e is one option of the agent's list: only names, or it would carry others.
+  if (args.event.find_first_not_of("abcdefghijklmnopqrstuvwxyz,") != std::string::npos)
+    throw UserError("--event '" + args.event + "': expected a comma list of names such as cpu,gc,exception");
   std::string options = "event=" + args.event + ",interval=" + args.interval + ",status=" + args.status +
                         ",file=" + output.string() + ",overwrite=no,children=" + (args.no_children ? "no" : "yes");
   if (args.no_native) options += ",native=no";
@@ -170,7 +173,9 @@ void reportRecording(const std::string& shown, const fs::path& path) {
   try {
     const analysis::Recording recording = analysis::loadRecording(path.string());
     uint64_t samples = 0;
-    for (const analysis::Event& event : recording.events) samples += event.weight;
+    // Samples only: the traces' events (collections, exceptions) are not samples.
+    for (const analysis::Event& event : recording.events)
+      if (event.kind == analysis::EventKind::Cpu || event.kind == analysis::EventKind::Wall) samples += event.weight;
     std::cerr << "stackscope: recorded " << samples << " samples (" << recording.lostTotal() << " lost) in " << shown;
     if (recording.has_info) std::cerr << " (pid " << recording.info.pid << ')';
     std::cerr << '\n';
@@ -222,8 +227,11 @@ Command addRecordCommand(CLI::App& parent) {
       "The agent is added as the first option of a `java` command, or through JAVA_TOOL_OPTIONS for any\n"
       "other program (a script that starts java). Every JVM started gets its own file, and record lists\n"
       "them when the program ends. The program's exit code is stackscope's.");
-  cmd->add_option("-e,--event", args->event, "cpu (default): threads using CPU, in proportion to CPU time; wall: every thread, with its state")
-      ->check(CLI::IsMember({"cpu", "wall"}));
+  cmd->add_option("-e,--event", args->event,
+                  "A comma list: at most one sampling mode, cpu (default: threads using CPU, in proportion to CPU "
+                  "time) or wall (every thread, with its state), and any traces: gc (every collection: pause, "
+                  "collector, cause), exception (every exception thrown: class, throw stack, caught or not); "
+                  "traces alone record no samples");
   cmd->add_option("-i,--interval", args->interval, "Sampling interval (default 10ms)");
   cmd->add_option("--status", args->status, "Status report interval (default 1s)");
   cmd->add_option("-o,--output", args->output,

@@ -70,7 +70,56 @@ TEST(AgentOptions, OutOfRangeDurations) {
 TEST(AgentOptions, BadEvent) {
   const ParseResult r = parseOptions("event=alloc", 1);
   EXPECT_FALSE(r.ok);
-  EXPECT_EQ(r.error, "stackscope: bad agent option 'event=alloc': expected cpu or wall");
+  EXPECT_EQ(r.error, "stackscope: bad agent option 'event=alloc': expected a comma list of cpu or wall and traces (gc, exception)");
+}
+
+TEST(AgentOptions, EventTakesACommaListOfOneModeAndTraces) {
+  const ParseResult r = parseOptions("event=wall,exception,gc,interval=20ms", 1);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.options.mode, SampleMode::Wall);
+  EXPECT_EQ(r.options.traces, kTraceGc | kTraceException);
+  EXPECT_EQ(r.options.interval_ns, 20'000'000);
+  EXPECT_EQ(eventList(r.options), "wall,gc,exception");
+  // The mode may come anywhere in the list.
+  const ParseResult later = parseOptions("event=gc,cpu", 1);
+  ASSERT_TRUE(later.ok) << later.error;
+  EXPECT_EQ(later.options.mode, SampleMode::Cpu);
+  EXPECT_EQ(eventList(later.options), "cpu,gc");
+}
+
+TEST(AgentOptions, TracesAloneRecordNoSamples) {
+  const ParseResult r = parseOptions("event=gc", 1);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.options.mode, SampleMode::None);
+  EXPECT_EQ(r.options.traces, uint32_t{kTraceGc});
+  EXPECT_EQ(eventList(r.options), "gc");
+}
+
+TEST(AgentOptions, NoEventIsCpuWithoutTraces) {
+  const ParseResult r = parseOptions("interval=20ms", 1);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.options.mode, SampleMode::Cpu);
+  EXPECT_EQ(r.options.traces, 0u);
+  EXPECT_EQ(eventList(r.options), "cpu");
+}
+
+TEST(AgentOptions, BadEventListsNameTheBadName) {
+  EXPECT_EQ(parseOptions("event=cpu,wall", 1).error,
+            "stackscope: bad agent option 'wall': one sampling mode at most (cpu or wall), given twice");
+  EXPECT_EQ(parseOptions("event=gc,gc", 1).error, "stackscope: bad agent option 'gc': gc is given twice");
+  EXPECT_EQ(parseOptions("event=cpu,gc,lock", 1).error, "stackscope: bad agent option 'lock': expected a comma list of cpu or wall and traces (gc, exception)");
+  // A bare name away from event= is not part of its list.
+  EXPECT_EQ(parseOptions("event=cpu,interval=1ms,gc", 1).error,
+            "stackscope: bad agent option 'gc': unknown option (known: event, interval, file, overwrite, children, "
+            "native, status, filter, strict)");
+  // strict stays an option inside the list.
+  const ParseResult strict = parseOptions("event=cpu,strict,gc", 1);
+  EXPECT_FALSE(strict.ok);
+  EXPECT_TRUE(strict.strict);
+  const ParseResult strict_last = parseOptions("event=cpu,gc,strict", 1);
+  ASSERT_TRUE(strict_last.ok) << strict_last.error;
+  EXPECT_TRUE(strict_last.options.strict);
+  EXPECT_EQ(strict_last.options.traces, uint32_t{kTraceGc});
 }
 
 TEST(AgentOptions, UnknownKey) {
@@ -83,7 +132,7 @@ TEST(AgentOptions, UnknownKey) {
 TEST(AgentOptions, KeyWithoutValue) {
   EXPECT_EQ(parseOptions("interval", 1).error, "stackscope: bad agent option 'interval': expected interval=VALUE");
   EXPECT_EQ(parseOptions("file=", 1).error, "stackscope: bad agent option 'file=': expected a file path");
-  EXPECT_EQ(parseOptions("event=", 1).error, "stackscope: bad agent option 'event=': expected cpu or wall");
+  EXPECT_EQ(parseOptions("event=", 1).error, "stackscope: bad agent option 'event=': expected a comma list of cpu or wall and traces (gc, exception)");
 }
 
 TEST(AgentOptions, StrictTakesNoValue) {
@@ -106,7 +155,7 @@ TEST(AgentOptions, StrictAnywhereMakesFailureFatal) {
 }
 
 TEST(AgentOptions, FirstBadItemIsReported) {
-  EXPECT_EQ(parseOptions("event=x,interval=y", 1).error, "stackscope: bad agent option 'event=x': expected cpu or wall");
+  EXPECT_EQ(parseOptions("event=x,interval=y", 1).error, "stackscope: bad agent option 'event=x': expected a comma list of cpu or wall and traces (gc, exception)");
 }
 
 TEST(AgentOptions, EmptyItemsAreIgnored) {

@@ -1,0 +1,71 @@
+#include "agent/exception_trace.h"
+
+#include "agent/clocks.h"
+#include "agent/java_names.h"
+#include "agent/thread_registry.h"
+
+namespace stackscope::agent {
+
+namespace {
+
+std::string classNameOf(jvmtiEnv* jvmti, JNIEnv* jni, jobject object) {
+  jclass klass = jni->GetObjectClass(object);
+  if (!klass) return "<unknown>";
+  char* signature = nullptr;
+  std::string name = "<unknown>";
+  if (jvmti->GetClassSignature(klass, &signature, nullptr) == JVMTI_ERROR_NONE && signature) {
+    name = javaNameFromSignature(signature);
+    jvmti->Deallocate(reinterpret_cast<unsigned char*>(signature));
+  }
+  jni->DeleteLocalRef(klass);
+  return name;
+}
+
+}  // namespace
+
+void ExceptionTrace::onException(jvmtiEnv* jvmti, JNIEnv* jni, jobject exception, jmethodID catch_method) {
+  const ThreadSlot* slot = currentThreadSlot();
+  // A thread the collection-time filter leaves out pays nothing more.
+  if (slot && slot->excluded.load(std::memory_order_relaxed)) return;
+  ThrownException thrown;
+  thrown.time_ns = monotonicNs() - start_ns_;
+  if (slot) {
+    const uint32_t vthread = slot->mounted_vthread.load(std::memory_order_relaxed);
+    thrown.thread = vthread != 0 ? vthread : slot->id;
+    thrown.annotation = slot->annotation.load(std::memory_order_relaxed);
+  }
+  thrown.caught = catch_method != nullptr;
+  if (queued_.load(std::memory_order_relaxed) >= kMaxQueued) {  // before the work; the lock decides
+    dropped_.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
+  thrown.class_name = classNameOf(jvmti, jni, exception);
+  jvmtiFrameInfo frames[kMaxFrames];
+  jint count = 0;
+  if (jvmti->GetStackTrace(nullptr, 0, kMaxFrames, frames, &count) != JVMTI_ERROR_NONE) count = 0;
+  thrown.frames.resize(static_cast<size_t>(count));
+  for (jint i = 0; i < count; ++i) {
+    // GetStackTrace's location is the bytecode index for Java frames, -1 for native ones.
+    thrown.frames[i] = {static_cast<int32_t>(frames[i].location), frames[i].method};
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (queue_.size() >= kMaxQueued) {
+    dropped_.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
+  queue_.push_back(std::move(thrown));
+  queued_.store(queue_.size(), std::memory_order_relaxed);
+}
+
+void ExceptionTrace::takeAll(std::vector<ThrownException>& out) {
+  out.clear();
+  std::lock_guard<std::mutex> lock(mutex_);
+  out.swap(queue_);
+  queued_.store(0, std::memory_order_relaxed);
+}
+
+std::string exceptionFrameName(const std::string& class_name, bool caught) {
+  return caught ? class_name : class_name + " (uncaught)";
+}
+
+}  // namespace stackscope::agent
