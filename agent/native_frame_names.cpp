@@ -9,6 +9,11 @@
 
 namespace stackscope::agent {
 
+namespace {
+// x86-64's kernel half of the address space.
+constexpr uintptr_t kKernelStart = 0xffff800000000000;
+}  // namespace
+
 NativeFrameNames::NativeFrameNames(std::string symbolizer_library, std::chrono::milliseconds reread_interval)
     : library_path_(std::move(symbolizer_library)), reread_interval_(reread_interval) {}
 
@@ -48,6 +53,13 @@ void NativeFrameNames::loadSymbolizer() {
 }
 
 NativeFrameNames::Function NativeFrameNames::nameFromMaps(uintptr_t pc) {
+  char text[48];
+  // A kernel frame (a system call's, above the user frames): no map lists it, and it is
+  // named as the symbolizer names one it cannot find in /proc/kallsyms.
+  if (pc >= kKernelStart) {
+    std::snprintf(text, sizeof text, "[kernel]+0x%" PRIxPTR, pc);
+    return {text, "[kernel]"};
+  }
   const native::MappedModule* module = native::moduleHolding(modules_, pc);
   const auto now = std::chrono::steady_clock::now();
   if (module == nullptr && now - modules_read_ >= reread_interval_) {  // maybe a library loaded since
@@ -55,7 +67,6 @@ NativeFrameNames::Function NativeFrameNames::nameFromMaps(uintptr_t pc) {
     modules_read_ = now;
     module = native::moduleHolding(modules_, pc);
   }
-  char text[48];
   if (module == nullptr) {
     std::snprintf(text, sizeof text, "[unknown] 0x%" PRIxPTR, pc);
     return {text, ""};

@@ -83,6 +83,9 @@ TEST(NativeFrameNames, WithoutTheSymbolizerLibraryNamesModulePlusOffsetFromTheMa
   EXPECT_NE(names.problem().find("/nonexistent/libstackscope_native.so"), std::string::npos) << names.problem();
   EXPECT_EQ(names.function(libc).name, moduleOffsetName(getpid_address));
   EXPECT_EQ(names.function(libc).module, "libc.so.6");
+  const uint32_t kernel = names.functionOf(0xffffffff813a4413);  // a system call's frame
+  EXPECT_EQ(names.function(kernel).name, "[kernel]+0xffffffff813a4413");
+  EXPECT_EQ(names.function(kernel).module, "[kernel]");
 
   // A library loaded since: unknown until the interval is up, then found.
   LateLibrary library;
