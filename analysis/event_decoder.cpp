@@ -52,6 +52,36 @@ void EventDecoder::sample(const format::SampleRecord& s) {
   out_.kinds_seen |= 1u << static_cast<unsigned>(*kind);
 }
 
+void EventDecoder::addEvent(Event event) {
+  if (event.stack >= model_.stack_defined.size() || !model_.stack_defined[event.stack]) {
+    if (event.stack != 0) ++out_.missing_stacks;
+    event.stack = 0;
+  }
+  if (event.annotation >= model_.annotations.size()) event.annotation = 0;
+  out_.out_of_order |= !out_.events.empty() && event.time_ns < out_.events.back().time_ns;
+  out_.events.push_back(event);
+  out_.kinds_seen |= 1u << static_cast<unsigned>(event.kind);
+}
+
+// A collection is an event of no thread and no stack; its time metric is its duration.
+void EventDecoder::gc(const format::GcRecord& g) {
+  seen(g.time_ns);
+  if (!window_.contains(g.time_ns)) return;
+  const uint64_t duration = g.duration_ns > 0 ? static_cast<uint64_t>(g.duration_ns) : 0;
+  const MetricInfo& time = *findMetric(EventKind::Gc, "time");
+  out_.amounts[time.column].emplace_back(out_.events.size(), duration);
+  addEvent({g.time_ns, 0, 0, format::ThreadState::Unknown, 1, 0, EventKind::Gc});
+  const auto known = [&](uint32_t id) { return id < model_.strings.size() ? id : 0; };
+  out_.gcs.push_back({g.time_ns, static_cast<int64_t>(duration), known(g.collector), known(g.cause)});
+}
+
+void EventDecoder::exception(const format::ExceptionRecord& e) {
+  seen(e.time_ns);
+  if (!window_.contains(e.time_ns) || !accept(e.thread)) return;
+  named(e.thread);
+  addEvent({e.time_ns, e.thread, e.stack, format::ThreadState::Running, 1, e.annotation, EventKind::Exception});
+}
+
 void EventDecoder::threadStart(const format::ThreadEventRecord& e) {
   seen(e.time_ns);
   if (!accept(e.thread)) return;
@@ -86,6 +116,10 @@ void mergeEvents(Recording& rec, DecodedEvents&& run, DecodedEvents& totals) {
   totals.out_of_order |= run.out_of_order ||
                          (!rec.events.empty() && !run.events.empty() && run.events.front().time_ns < rec.events.back().time_ns);
   // The first run's table was sized for all of them: later runs are appended, not reallocated.
+  const size_t offset = rec.events.size();
+  for (size_t column = 0; column < kAmountColumns; ++column)
+    for (const auto& [index, value] : run.amounts[column]) totals.amounts[column].emplace_back(offset + index, value);
+  rec.gcs.insert(rec.gcs.end(), run.gcs.begin(), run.gcs.end());
   if (rec.events.empty()) rec.events = std::move(run.events);
   else rec.events.insert(rec.events.end(), run.events.begin(), run.events.end());
   rec.kinds_seen |= run.kinds_seen;
@@ -111,11 +145,36 @@ void mergeEvents(Recording& rec, DecodedEvents&& run, DecodedEvents& totals) {
 }
 
 void finishEvents(Recording& rec, const DecodedEvents& totals) {
-  // Writers may emit events slightly out of order; statistics that follow a thread from
-  // event to event (call counts) need time order. (No decoder fills Recording::amounts
-  // yet; the first that does must permute its columns with this sort.)
+  // The stored quantities, dense: a column is empty or parallel to the events.
+  for (size_t column = 0; column < kAmountColumns; ++column) {
+    if (totals.amounts[column].empty()) continue;
+    rec.amounts[column].assign(rec.events.size(), 0);
+    for (const auto& [index, value] : totals.amounts[column]) rec.amounts[column][index] = value;
+  }
+  // Writers may emit events slightly out of order (a trace's events are written after the
+  // samples taken meanwhile); statistics that follow a thread from event to event (call
+  // counts) need time order. The amount columns follow their events.
   const auto by_time = [](const Event& a, const Event& b) { return a.time_ns < b.time_ns; };
-  if (totals.out_of_order) std::stable_sort(rec.events.begin(), rec.events.end(), by_time);
+  const bool has_amounts = std::any_of(rec.amounts.begin(), rec.amounts.end(), [](const auto& c) { return !c.empty(); });
+  if (totals.out_of_order && !has_amounts) {
+    std::stable_sort(rec.events.begin(), rec.events.end(), by_time);
+  } else if (totals.out_of_order) {
+    std::vector<uint32_t> order(rec.events.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<uint32_t>(i);
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return by_time(rec.events[a], rec.events[b]); });
+    std::vector<Event> events(order.size());
+    for (size_t i = 0; i < order.size(); ++i) events[i] = rec.events[order[i]];
+    rec.events = std::move(events);
+    for (std::vector<uint64_t>& column : rec.amounts) {
+      if (column.empty()) continue;
+      std::vector<uint64_t> sorted(order.size());
+      for (size_t i = 0; i < order.size(); ++i) sorted[i] = column[order[i]];
+      column = std::move(sorted);
+    }
+  }
+  std::stable_sort(rec.gcs.begin(), rec.gcs.end(), [](const GcPause& a, const GcPause& b) { return a.start_ns < b.start_ns; });
+  // Events of no thread (collections) name thread 0: the table has its entry.
+  if (rec.threads.empty() && !rec.events.empty()) rec.threads.resize(1);
   if (totals.missing_stacks)
     rec.warnings.push_back(std::to_string(totals.missing_stacks) +
                            " samples refer to stack traces missing from the file; they count in totals without frames");

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <array>
 #include <map>
 #include <unordered_set>
 #include <utility>
@@ -32,6 +33,10 @@ struct DecodedEvents {
   uint64_t missing_stacks = 0;
   uint64_t unknown_kinds = 0;
   uint64_t rejected_ids = 0;
+  // Stored quantities of the events that carry one: (index in `events`, value) per column,
+  // sparse, since most events carry none (Recording::amounts is dense once loaded).
+  std::array<std::vector<std::pair<size_t, uint64_t>>, kAmountColumns> amounts;
+  std::vector<GcPause> gcs;
 };
 
 // Ids index dense tables, so an id from a damaged or hostile file must not make us allocate
@@ -49,6 +54,8 @@ class EventDecoder final : public format::RecordVisitor {
   DecodedEvents take() { return std::move(out_); }
 
   void sample(const format::SampleRecord& s) override;
+  void gc(const format::GcRecord& g) override;
+  void exception(const format::ExceptionRecord& e) override;
   void threadStart(const format::ThreadEventRecord& e) override;
   void threadEnd(const format::ThreadEventRecord& e) override;
   void status(const format::StatusRecord& s) override;
@@ -57,6 +64,8 @@ class EventDecoder final : public format::RecordVisitor {
 
  private:
   bool accept(uint32_t id);
+  // An event of a trace: its stack and annotation checked as a sample's are.
+  void addEvent(Event event);
   void seen(int64_t time_ns) { out_.last_event_ns = std::max(out_.last_event_ns, time_ns); }
   // Threads the map data described need no slot made: the usual case costs one compare.
   void named(uint32_t thread) {

@@ -71,6 +71,15 @@ struct Event {
 };
 static_assert(sizeof(Event) == 24);
 
+// One garbage collection of the gc trace, beside its event (kind gc): what the event has no
+// field for, the collector and the cause, for the gc view (gc_stats.h).
+struct GcPause {
+  int64_t start_ns = 0;
+  int64_t duration_ns = 0;
+  uint32_t collector = 0;  // string ids, 0 = unknown
+  uint32_t cause = 0;
+};
+
 // Who a thread worked for at a sample: a string id per format::AnnotationField, 0 = unset.
 using Annotation = std::array<uint32_t, format::kAnnotationFieldCount>;
 
@@ -96,6 +105,7 @@ struct Recording {
   // column either empty (no event carries it) or parallel to `events`.
   std::array<std::vector<uint64_t>, kAmountColumns> amounts;
   uint32_t kinds_seen = 0;  // bit per EventKind with events in `events`: the loader keeps it
+  std::vector<GcPause> gcs;  // the gc trace's collections in the window, by start time
   std::vector<format::StatusRecord> statuses;
   std::vector<format::MarkerRecord> markers;  // every marker of the recording, whatever the window
   std::map<format::LostReason, uint64_t> lost;  // samples due but not taken, by reason

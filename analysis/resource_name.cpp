@@ -25,6 +25,7 @@ constexpr TypeInfo kTypes[] = {
     {"components", ResourceType::Components, true, WhereField::Component},
     {"vthreads", ResourceType::VThreads, false, WhereField::Path},
     {"status", ResourceType::Status, false, WhereField::Path},
+    {"gc", ResourceType::Gc, false, WhereField::Path},
 };
 
 const TypeInfo& info(ResourceType type) {

@@ -26,6 +26,16 @@ std::vector<StatusRow> statusSeries(const Recording& recording, const Selection&
     rows.push_back(row);
   }
   std::stable_sort(rows.begin(), rows.end(), [](const StatusRow& a, const StatusRow& b) { return a.time_ns < b.time_ns; });
+  const std::vector<EventKind> kinds = recording.eventKinds();
+  if (std::find(kinds.begin(), kinds.end(), EventKind::Gc) == kinds.end()) return rows;
+  // The pauses on the timeline: recording.gcs is in start order, as the rows are.
+  auto pause = recording.gcs.begin();
+  for (StatusRow& row : rows) {
+    GcPauseSum sum;
+    for (; pause != recording.gcs.end() && pause->start_ns <= row.time_ns; ++pause)
+      if (selectsTime(selection, pause->start_ns)) sum.add(*pause);
+    row.gc_pauses = sum;
+  }
   return rows;
 }
 

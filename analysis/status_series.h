@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include "analysis/gc_stats.h"
 #include "analysis/selection.h"
 
 namespace stackscope::analysis {
@@ -25,6 +26,9 @@ struct StatusRow {
   uint64_t heap_used = 0;                 // bytes
   uint64_t heap_committed = 0;            // bytes
   uint32_t live_threads = 0;              // Java threads but the agent's own
+  // With the gc trace: its collections that started after the report before this one
+  // (in the selection) up to this one; unset without the trace.
+  std::optional<GcPauseSum> gc_pauses;
 };
 
 // The reports of `recording` (loaded for the selection's hull) inside the selection's

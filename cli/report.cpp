@@ -171,6 +171,8 @@ Command addReportCommand(CLI::App& parent) {
       "                hottest stacks\n"
       "  status        every status report: process and machine CPU load, GC count and time, heap\n"
       "                used and committed, live threads (process-wide: only time narrows it)\n"
+      "  gc            the gc trace's collections by collector: count, total, longest and mean pause,\n"
+      "                first and last, causes (record -e cpu,gc; process-wide: only time narrows it)\n"
       "In a resource name every element but the last narrows the samples: methods[a,b] keeps samples\n"
       "with a or b on the stack, threads[glob], states[sleeping], users[u1], …; all must hold.\n"
       "Times are offsets from the recording's start: --from 1m40s --to 5m, the window is [from, to).\n"

@@ -1,11 +1,13 @@
 #include "cli/report_views.h"
 
 #include "analysis/call_tree.h"
+#include "analysis/gc_stats.h"
 #include "analysis/method_stats.h"
 #include "analysis/status_series.h"
 #include "analysis/thread_stats.h"
 #include "analysis/vthread_stats.h"
 #include "cli/command.h"
+#include "export/gc_report.h"
 #include "export/json_report.h"
 #include "export/navigation_report.h"
 #include "export/status_report.h"
@@ -76,6 +78,13 @@ void writeView(std::ostream& out, const analysis::Recording& rec, const analysis
       const auto rows = analysis::statusSeries(rec, selection);
       if (json) exporting::writeJson(out, exporting::statusJson(rec, rows, totals, options));
       else exporting::writeStatusText(out, rec, rows, totals, options);
+      return;
+    }
+    case ResourceType::Gc: {
+      const analysis::ViewTotals totals = analysis::forEachEvent(rec, scope, [](const analysis::Event&, uint64_t) {});
+      const auto stats = analysis::computeGcStats(rec, selection);
+      if (json) exporting::writeJson(out, exporting::gcJson(rec, stats, totals, options));
+      else exporting::writeGcText(out, rec, stats, totals, options);
       return;
     }
     default: {

@@ -36,17 +36,30 @@ void writeStatusText(std::ostream& out, const analysis::Recording& rec, const st
   out << "Process CPU: share of the whole machine" << (cpus ? fmt::format(" ({} CPUs)", *cpus) : std::string())
       << ", 100% = every CPU busy with this process; Cores: CPUs' worth busy with it.\n"
       << "Machine CPU: every process on the machine. GC count and time: cumulative since the JVM started.\n\n";
+  // With the gc trace, the pauses of each interval: how many, their time, the longest.
+  const bool pauses = rows.back().gc_pauses.has_value();
+  if (pauses) out << "Pauses: the gc trace's collections since the report before, their time and the longest.\n\n";
   TextTable table;
   for (const char* column : {"Time", "Process CPU", "Cores", "Machine CPU", "GCs", "GC time", "Heap used",
                              "Heap committed", "Live threads"})
     table.addColumn(column, std::string_view(column) == "Time" ? Align::Left : Align::Right);
+  if (pauses)
+    for (const char* column : {"Pauses", "Pause time", "Longest"}) table.addColumn(column, Align::Right);
   const size_t shown = options.rows(rows.size());
   for (size_t i = 0; i < shown; ++i) {
     const analysis::StatusRow& r = rows[i];
-    table.addRow({formatDuration(r.time_ns), formatPercent(r.process_cpu_pct_of_machine), orDash(r.process_cpu_cores, "{:.2f}"),
-                  r.machine_cpu_pct ? formatPercent(*r.machine_cpu_pct) : "-", std::to_string(r.gc_count),
-                  formatDuration(static_cast<int64_t>(r.gc_time_ns)), formatBytes(r.heap_used), formatBytes(r.heap_committed),
-                  std::to_string(r.live_threads)});
+    std::vector<std::string> cells{formatDuration(r.time_ns), formatPercent(r.process_cpu_pct_of_machine),
+                                   orDash(r.process_cpu_cores, "{:.2f}"),
+                                   r.machine_cpu_pct ? formatPercent(*r.machine_cpu_pct) : "-", std::to_string(r.gc_count),
+                                   formatDuration(static_cast<int64_t>(r.gc_time_ns)), formatBytes(r.heap_used),
+                                   formatBytes(r.heap_committed), std::to_string(r.live_threads)};
+    if (pauses) {
+      const analysis::GcPauseSum sum = r.gc_pauses.value_or(analysis::GcPauseSum{});
+      cells.push_back(std::to_string(sum.count));
+      cells.push_back(formatDuration(sum.total_ns));
+      cells.push_back(formatDuration(sum.longest_ns));
+    }
+    table.addRow(cells);
   }
   table.write(out);
   writeCutNote(out, shown, rows.size(), "status reports");
@@ -68,7 +81,11 @@ Json statusJson(const analysis::Recording& rec, const std::vector<analysis::Stat
                        {"gc_time_ns", r.gc_time_ns},
                        {"heap_used_bytes", r.heap_used},
                        {"heap_committed_bytes", r.heap_committed},
-                       {"live_threads", r.live_threads}});
+                       {"live_threads", r.live_threads},
+                       {"gc_pauses", r.gc_pauses ? Json{{"count", r.gc_pauses->count},
+                                                        {"total_ns", r.gc_pauses->total_ns},
+                                                        {"longest_ns", r.gc_pauses->longest_ns}}
+                                                  : Json(nullptr)}});
   }
   json["status_reports"] = rows.size();
   json["reports"] = std::move(reports);
