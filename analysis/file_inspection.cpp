@@ -17,6 +17,7 @@ std::string recordTypeName(uint32_t type) {
     case RecordType::String: return "string";
     case RecordType::Method: return "method";
     case RecordType::Stack: return "stack";
+    case RecordType::StackBranch: return "stack_branch";
     case RecordType::Thread: return "thread";
     case RecordType::Annotation: return "annotation";
     case RecordType::Sample: return "sample";

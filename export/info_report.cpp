@@ -46,7 +46,10 @@ std::vector<std::string> featureNames(uint32_t features) {
   std::vector<std::string> names;
   for (uint32_t bit = 0; bit < 32; ++bit) {
     if (!(features & (1u << bit))) continue;
-    names.push_back((1u << bit) == format::kFeatureZstdChunks ? "zstd_chunks" : fmt::format("bit_{}", bit));
+    const uint32_t feature = 1u << bit;
+    names.push_back(feature == format::kFeatureZstdChunks      ? "zstd_chunks"
+                    : feature == format::kFeatureStackBranches ? "stack_branches"
+                                                               : fmt::format("bit_{}", bit));
   }
   return names;
 }

@@ -77,7 +77,7 @@ void RecordingReader::readHeader() {
     throw FormatError("'" + path_ + "' is format version " + std::to_string(header_.version) +
                       " and needs a reader of version " + std::to_string(header_.oldest_reader) +
                       " or newer; this stackscope reads version " + std::to_string(kFormatVersion));
-  const uint32_t unknown_required = header_.features & kRequiredFeatureMask & ~uint32_t{kFeatureZstdChunks};
+  const uint32_t unknown_required = header_.features & kRequiredFeatureMask & ~kKnownRequiredFeatures;
   if (unknown_required)
     throw FormatError("'" + path_ + "' uses features this reader does not know (bits " + std::to_string(unknown_required) + ")");
 }

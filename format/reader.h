@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "format/records.h"
+#include "format/stack_tree.h"
 #include "format/writer.h"
 
 namespace stackscope::format {
@@ -120,6 +121,7 @@ class RecordingReader {
   std::vector<std::string> warnings_;
   std::string payload_;
   std::string raw_;
+  StackTree stack_tree_;  // the StackBranch records read so far: later ones extend them
   void* zstd_ctx_ = nullptr;
 };
 

@@ -10,7 +10,7 @@ namespace {
 
 // Decodes the body of one known record type and hands it to the visitor. Returns false when
 // the body is malformed. `time` carries the chunk's running event time (delta encoded).
-bool decodeBody(RecordType type, ByteCursor& in, int64_t& time, RecordVisitor& v) {
+bool decodeBody(RecordType type, ByteCursor& in, int64_t& time, StackTree& stacks, RecordVisitor& v) {
   auto eventTime = [&] { return time += in.signedVarint(); };
   switch (type) {
     case RecordType::RecordingInfo: {
@@ -68,6 +68,22 @@ bool decodeBody(RecordType type, ByteCursor& in, int64_t& time, RecordVisitor& v
       }
       if (in.failed()) return false;
       v.stack(r);
+      return true;
+    }
+    case RecordType::StackBranch: {
+      StackRecord r;
+      r.id = in.u32();
+      const uint32_t base = in.u32();
+      const uint32_t shared = in.u32();
+      const uint64_t n = in.varint();
+      if (n > in.remaining()) return false;
+      std::vector<Frame> added(n);  // outermost first
+      for (Frame& f : added) {
+        f.method = in.u32();
+        f.bci = static_cast<int32_t>(in.signedVarint());
+      }
+      if (in.failed() || !stacks.add(r.id, base, shared, added, r.frames)) return false;
+      v.stack(r);  // whole, innermost first: visitors see what record 4 gave them
       return true;
     }
     case RecordType::Thread: {
@@ -200,7 +216,7 @@ bool decodeBody(RecordType type, ByteCursor& in, int64_t& time, RecordVisitor& v
 }
 
 bool isKnown(uint64_t type) {
-  return (type >= 1 && type <= 6) || (type >= 16 && type <= 27);
+  return (type >= 1 && type <= 7) || (type >= 16 && type <= 27);
 }
 
 }  // namespace
@@ -224,7 +240,7 @@ void RecordingReader::decodeRecords(const ChunkInfo& chunk, const unsigned char*
       continue;
     }
     ByteCursor record(p, body.size());
-    if (!decodeBody(static_cast<RecordType>(type), record, time, visitor)) ++malformed;
+    if (!decodeBody(static_cast<RecordType>(type), record, time, stack_tree_, visitor)) ++malformed;
   }
   // The header's count is never used to size anything; a mismatch only says the file lies.
   if (records != chunk.record_count)

@@ -15,7 +15,11 @@ inline constexpr uint16_t kOldestReaderVersion = 1;  // oldest reader that can r
 // only when that bit is in kRequiredFeatureMask; other unknown bits are informational.
 enum Feature : uint32_t {
   kFeatureZstdChunks = 1u << 0,
+  // Stacks are StackBranch records (7): a reader that skipped them would lose every stack,
+  // so the bit is a required one and a reader older than them refuses the file.
+  kFeatureStackBranches = 1u << 1,
 };
+inline constexpr uint32_t kKnownRequiredFeatures = kFeatureZstdChunks | kFeatureStackBranches;
 inline constexpr uint32_t kRequiredFeatureMask = 0x0000ffffu;
 
 enum class ChunkKind : uint8_t { Map = 1, Event = 2 };
@@ -25,9 +29,10 @@ enum class RecordType : uint32_t {
   RecordingInfo = 1,
   String = 2,
   Method = 3,
-  Stack = 4,
+  Stack = 4,         // a whole stack (files of writers before StackBranch)
   Thread = 5,
   Annotation = 6,
+  StackBranch = 7,   // a stack as the outer frames of a known stack plus its own (the prefix tree)
   // event records: carry a time
   Sample = 16,
   ThreadStart = 17,

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <functional>
 
 #include "format/bytes.h"
 #include "format/layout.h"
@@ -19,8 +20,9 @@ namespace {
 constexpr int kZstdLevel = 3;  // fast and within a few percent of the best ratio on our data
 }
 
-size_t RecordingWriter::FramesHash::operator()(const std::vector<Frame>& frames) const {
-  return fnv1a(frames.data(), frames.size() * sizeof(Frame));
+size_t RecordingWriter::StackNodeKeyHash::operator()(const StackNodeKey& key) const {
+  const uint64_t frame = (uint64_t{key.frame.method} << 32) ^ static_cast<uint32_t>(key.frame.bci);
+  return std::hash<uint64_t>{}(frame * 0x9e3779b97f4a7c15ull ^ key.parent);
 }
 
 RecordingWriter::~RecordingWriter() {
@@ -68,7 +70,7 @@ bool RecordingWriter::writeHeader() {
   std::string header(reinterpret_cast<const char*>(layout::kFileMagic), sizeof(layout::kFileMagic));
   putFixed<uint16_t>(header, kFormatVersion);
   putFixed<uint16_t>(header, kOldestReaderVersion);
-  putFixed<uint32_t>(header, kFeatureZstdChunks);
+  putFixed<uint32_t>(header, kFeatureZstdChunks | kFeatureStackBranches);
   return writeAll(header.data(), header.size());
 }
 
@@ -120,20 +122,35 @@ uint32_t RecordingWriter::internString(std::string_view value) {
   return it->second;
 }
 
+// Outermost frame first down the tree: the frames stacks share are their callers (a thread's
+// entry, the framework, the loop), and they differ where the work is, near the top.
 uint32_t RecordingWriter::internStack(const Frame* frames, size_t count) {
-  stack_key_.assign(frames, frames + count);
-  auto [it, inserted] = stacks_.try_emplace(stack_key_, static_cast<uint32_t>(stacks_.size() + 1));
-  if (inserted) {
-    beginRecord(map_, RecordType::Stack, scratch_);
-    putVarint(scratch_, it->second);
-    putVarint(scratch_, count);
-    for (size_t i = 0; i < count; ++i) {
-      putVarint(scratch_, frames[i].method);
-      putSigned(scratch_, frames[i].bci);
-    }
-    endRecord(map_, RecordType::Stack, scratch_);
+  uint32_t node = 0;
+  size_t shared = 0;
+  for (; shared < count; ++shared) {
+    const auto child = stack_children_.find({node, frames[count - 1 - shared]});
+    if (child == stack_children_.end()) break;
+    node = child->second;
   }
-  return it->second;
+  if (stack_nodes_[node].stack != 0 && shared == count) return stack_nodes_[node].stack;
+
+  const uint32_t id = ++stack_count_;
+  beginRecord(map_, RecordType::StackBranch, scratch_);
+  putVarint(scratch_, id);
+  putVarint(scratch_, stack_nodes_[node].owner);
+  putVarint(scratch_, shared);
+  putVarint(scratch_, count - shared);
+  for (size_t i = count - shared; i-- > 0;) {
+    putVarint(scratch_, frames[i].method);
+    putSigned(scratch_, frames[i].bci);
+    const auto child = static_cast<uint32_t>(stack_nodes_.size());
+    stack_nodes_.push_back({id, stack_nodes_[node].depth + 1, 0});
+    stack_children_.emplace(StackNodeKey{node, frames[i]}, child);
+    node = child;
+  }
+  endRecord(map_, RecordType::StackBranch, scratch_);
+  stack_nodes_[node].stack = id;
+  return id;
 }
 
 void RecordingWriter::writeInfo(const RecordingInfo& info) {

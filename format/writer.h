@@ -46,6 +46,8 @@ class RecordingWriter {
 
   // Map data. Ids start at 1; 0 means "none". Interned values are written once.
   uint32_t internString(std::string_view value);
+  // `frames` innermost first. A new stack is written as a StackBranch: the id of a known
+  // stack, how many of its outer frames it shares, and its own frames (docs/format.md).
   uint32_t internStack(const Frame* frames, size_t count);
   void writeInfo(const RecordingInfo& info);
   void writeMethod(const MethodRecord& method);  // the caller owns method ids
@@ -83,8 +85,20 @@ class RecordingWriter {
     int64_t end_ns = INT64_MIN;
     int64_t last_ns = 0;  // for time deltas inside the chunk
   };
-  struct FramesHash {
-    size_t operator()(const std::vector<Frame>& frames) const;
+  // The stacks written so far as a tree rooted at their outermost frame: a new stack walks
+  // it as far as it matches a known one and writes only the frames below that point.
+  struct StackNodeKey {
+    uint32_t parent;  // node index, 0 = the root
+    Frame frame;
+    bool operator==(const StackNodeKey&) const = default;
+  };
+  struct StackNodeKeyHash {
+    size_t operator()(const StackNodeKey& key) const;
+  };
+  struct StackNode {
+    uint32_t owner = 0;  // a stack whose path goes through this node: what a branch names
+    uint32_t depth = 0;  // frames from the root, this one included
+    uint32_t stack = 0;  // the stack that ends here, 0 = none yet
   };
 
   void beginRecord(PendingChunk& chunk, RecordType type, std::string& body);
@@ -110,8 +124,9 @@ class RecordingWriter {
   PendingChunk events_;
   std::vector<ChunkInfo> index_;
   std::unordered_map<std::string, uint32_t> strings_;
-  std::unordered_map<std::vector<Frame>, uint32_t, FramesHash> stacks_;
-  std::vector<Frame> stack_key_;
+  std::unordered_map<StackNodeKey, uint32_t, StackNodeKeyHash> stack_children_;
+  std::vector<StackNode> stack_nodes_{StackNode{}};  // [0] is the root, the empty path
+  uint32_t stack_count_ = 0;
 };
 
 }  // namespace stackscope::format

@@ -141,6 +141,45 @@ TEST(FormatDamage, UnknownRecordTypesAndExtraFieldsAreSkipped) {
   std::remove(path.c_str());
 }
 
+// A StackBranch body: id, base, shared, then the frames (outermost first).
+std::string branch(uint32_t id, uint32_t base, uint32_t shared, const std::vector<Frame>& frames) {
+  std::string body;
+  putVarint(body, id);
+  putVarint(body, base);
+  putVarint(body, shared);
+  putVarint(body, frames.size());
+  for (const Frame& f : frames) {
+    putVarint(body, f.method);
+    putSigned(body, f.bci);
+  }
+  return body;
+}
+
+TEST(FormatDamage, StackBranchesThatCannotBeResolvedAreSkippedWithAWarning) {
+  constexpr auto kBranch = static_cast<uint32_t>(RecordType::StackBranch);
+  std::string raw;
+  putRecord(raw, kBranch, branch(1, 0, 0, {{1, 0}, {2, 3}}));
+  putRecord(raw, kBranch, branch(2, 9, 1, {{3, 0}}));             // unknown base
+  putRecord(raw, kBranch, branch(3, 1, 3, {{3, 0}}));             // shares more than its base has
+  putRecord(raw, kBranch, branch(0, 1, 1, {{3, 0}}));             // id 0 means none
+  putRecord(raw, kBranch, branch(4, 1, 2, std::vector<Frame>(StackTree::kMaxDepth - 1, Frame{5, 1})));  // too deep
+  putRecord(raw, kBranch, branch(5, 1, 1, {{4, 2}}));             // fine: main, then 4
+  putRecord(raw, kBranch, branch(1, 0, 0, {{7, 7}}));             // id 1 again: the first one stays
+  const std::string path = tempPath("branches.ssr");
+  writeHandmadeFile(path, raw);
+  RecordingReader reader(path);
+  Collector c;
+  reader.read(c);
+  ASSERT_EQ(c.stacks.size(), 3u);
+  EXPECT_EQ(c.stacks[0].frames, (std::vector<Frame>{{2, 3}, {1, 0}}));
+  EXPECT_EQ(c.stacks[1].id, 5u);
+  EXPECT_EQ(c.stacks[1].frames, (std::vector<Frame>{{4, 2}, {1, 0}}));
+  EXPECT_EQ(c.stacks[2].frames, c.stacks[0].frames);
+  ASSERT_FALSE(reader.warnings().empty());
+  EXPECT_NE(reader.warnings().back().find("4 malformed record(s)"), std::string::npos) << reader.warnings().back();
+  std::remove(path.c_str());
+}
+
 TEST(FormatDamage, MalformedRecordIsSkippedWithAWarning) {
   std::string raw;
   putRecord(raw, static_cast<uint32_t>(RecordType::Sample), std::string("\x80", 1));  // truncated varint
