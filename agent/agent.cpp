@@ -161,7 +161,13 @@ void createMethodIdsForLoadedClasses(jvmtiEnv* jvmti, JNIEnv* jni) {
 void writeRecordingInfo(Agent& agent, JNIEnv* jni) {
   format::RecordingInfo info;
   info.start_epoch_ns = agent.start_epoch_ns;
-  info.mode = eventList(agent.options);  // the sampling mode and the traces: the kinds of events recorded
+  // The sampling mode and the traces: the kinds of events recorded. The exception trace is
+  // named only if the VM granted its capability: what the file says is what ran.
+  Options running = agent.options;
+  jvmtiCapabilities held{};
+  if (agent.jvmti->GetCapabilities(&held) != JVMTI_ERROR_NONE || !held.can_generate_exception_events)
+    running.traces &= ~kTraceException;
+  info.mode = eventList(running);
   info.interval_ns = agent.options.interval_ns;
   info.status_interval_ns = agent.options.status_interval_ns;
   info.pid = getpid();

@@ -1,0 +1,126 @@
+// The gc and exception traces on real JVMs, with known truth: a program that forces a known
+// number of collections, one that throws a known number of exceptions of known classes at
+// known sites; and with the traces off, none of their records and no exception capability.
+#include "harness.h"
+
+namespace it {
+namespace {
+
+class Traces : public RecordingTest {
+ protected:
+  // `stackscope record -e EVENTS -o path -- java … main_class args`, with `jvm_options`.
+  static ProcessResult recordEvents(const std::string& events, const std::string& path, const std::string& main_class,
+                                    const std::vector<std::string>& args, const std::vector<std::string>& jvm_options = {}) {
+    std::vector<std::string> argv{STACKSCOPE_BIN, "record", "-e", events, "-o", path, "--"};
+    for (const std::string& arg : javaCommand(main_class, args, jvm_options)) argv.push_back(arg);
+    return run(argv);
+  }
+  static uint64_t records(const json& info, const std::string& type) { return info.at("records").value(type, uint64_t{0}); }
+  // The self count of the methods view's row `method`, 0 when absent.
+  static uint64_t self(const json& methods, const std::string& method) {
+    const json* row = find(methods, "methods", "method", method);
+    return row ? row->at("self").get<uint64_t>() : 0;
+  }
+};
+
+// Serial's System.gc() with -XX:-ExplicitGCInvokesConcurrent is one full collection each, and
+// the 64 MB heap never needs another: the count is exact, and so is the cause. The gc trace
+// alone records no samples.
+TEST_F(Traces, ForcedCollectionsAreCountedExactlyWithTheirCause) {
+  const std::string path = file("gc.ssr");
+  constexpr int kCollections = 25;
+  ProcessResult rec = recordEvents("gc", path, "ForcedGcs", {std::to_string(kCollections)},
+                                   {"-Xmx64m", "-XX:-ExplicitGCInvokesConcurrent"});
+  ASSERT_EQ(rec.exit_code, 0) << rec.err;
+  ASSERT_EQ(truth(rec.out).at("gcs"), kCollections) << rec.out;
+
+  const json info = query({"info", path});
+  EXPECT_EQ(info.at("recording").at("mode"), "gc");
+  EXPECT_EQ(info.at("samples"), 0u);
+  EXPECT_EQ(records(info, "gc"), uint64_t{kCollections});
+
+  const json gc = report(path, {"--view", "gc"});
+  EXPECT_EQ(gc.at("collections"), kCollections) << gc.dump(1);
+  uint64_t by_collector = 0;
+  int64_t time_ns = 0;
+  for (const json& c : gc.at("collectors")) {
+    by_collector += c.at("count").get<uint64_t>();
+    time_ns += c.at("time_ns").get<int64_t>();
+    EXPECT_NE(c.at("collector"), "") << gc.dump(1);  // HotSpot's PerfData names it
+    EXPECT_LE(c.at("longest_ns").get<int64_t>(), c.at("time_ns").get<int64_t>());
+    EXPECT_LE(c.at("first_ns").get<int64_t>(), c.at("last_ns").get<int64_t>());
+    ASSERT_EQ(c.at("causes").size(), 1u) << gc.dump(1);
+    EXPECT_EQ(c.at("causes")[0].at("cause"), "System.gc()");
+  }
+  EXPECT_EQ(by_collector, uint64_t{kCollections});
+  EXPECT_GT(time_ns, 0);
+  EXPECT_EQ(gc.at("time_ns"), time_ns);
+
+  // The same collections as events of kind gc, in every view, and on the status timeline.
+  const json threads = report(path, {"--event", "gc", "--metric", "time", "--view", "threads"});
+  EXPECT_EQ(threads.at("total"), time_ns) << threads.dump(1);
+  const json status = report(path, {"--view", "status"});
+  uint64_t on_timeline = 0;
+  for (const json& r : status.at("reports")) on_timeline += r.at("gc_pauses").at("count").get<uint64_t>();
+  EXPECT_EQ(on_timeline, uint64_t{kCollections}) << status.dump(1);
+  // The JVMTI events the status reports count (every run has them) agree.
+  EXPECT_EQ(status.at("reports").back().at("gc_count"), kCollections);
+}
+
+// Throws: 1000 IllegalStateExceptions thrown in throwState, 500 IllegalArgumentExceptions in
+// throwArgument (called by passArgument), 3 UnsupportedOperationExceptions in throwUncaught
+// that nothing catches. Each class's count is exact, and so is each throw site's.
+TEST_F(Traces, ExceptionsAreCountedExactlyByClassAndSite) {
+  const std::string path = file("exceptions.ssr");
+  ProcessResult rec = recordEvents("cpu,exception", path, "Throws", {"1000", "3"});
+  ASSERT_EQ(rec.exit_code, 0) << rec.err;
+  const auto t = truth(rec.out);
+  ASSERT_EQ(t.at("state"), 1000) << rec.out;
+  ASSERT_EQ(t.at("argument"), 500) << rec.out;
+  ASSERT_EQ(t.at("uncaught"), 3) << rec.out;
+  EXPECT_EQ(query({"info", path}).at("recording").at("mode"), "cpu,exception");
+
+  const json methods = report(path, {"--event", "exception", "--top", "0"});
+  EXPECT_EQ(methods.at("event"), "exception");
+  EXPECT_EQ(methods.at("unit"), "count");
+  EXPECT_EQ(self(methods, "java.lang.IllegalStateException"), 1000u) << methods.dump(1);
+  EXPECT_EQ(self(methods, "java.lang.IllegalArgumentException"), 500u);
+  EXPECT_EQ(self(methods, "java.lang.UnsupportedOperationException (uncaught)"), 3u);
+  // None of them counted twice, as caught and not.
+  EXPECT_EQ(self(methods, "java.lang.IllegalStateException (uncaught)"), 0u);
+  EXPECT_EQ(self(methods, "java.lang.UnsupportedOperationException"), 0u);
+
+  // Each site throws exactly its class, that many times.
+  const auto atSite = [&](const std::string& site) {
+    return report(path, {"--event", "exception", "--view", "methods[" + kWorkloads + "Throws." + site + "]"});
+  };
+  const json state = atSite("throwState");
+  EXPECT_EQ(state.at("samples"), 1000u) << state.dump(1);
+  EXPECT_EQ(self(state, "java.lang.IllegalStateException"), 1000u);
+  const json argument = atSite("throwArgument");
+  EXPECT_EQ(argument.at("samples"), 500u) << argument.dump(1);
+  EXPECT_EQ(self(argument, "java.lang.IllegalArgumentException"), 500u);
+  const json* caller = find(argument, "methods", "method", kWorkloads + "Throws.passArgument");
+  ASSERT_NE(caller, nullptr) << argument.dump(1);
+  EXPECT_EQ(caller->at("total"), 500u);
+  const json uncaught = atSite("throwUncaught");
+  EXPECT_EQ(uncaught.at("samples"), 3u) << uncaught.dump(1);
+  EXPECT_EQ(self(uncaught, "java.lang.UnsupportedOperationException (uncaught)"), 3u);
+}
+
+// With every trace off, a program that collects and throws leaves no record of either, and
+// the agent holds no exception capability (the recording's mode names what the VM granted).
+TEST_F(Traces, TracesOffRecordNothingOfThem) {
+  const std::string path = file("off.ssr");
+  ProcessResult rec = recordEvents("cpu", path, "Throws", {"1000", "3"}, {"-Xmx64m"});
+  ASSERT_EQ(rec.exit_code, 0) << rec.err;
+  const json info = query({"info", path});
+  EXPECT_EQ(info.at("recording").at("mode"), "cpu");
+  EXPECT_EQ(records(info, "gc"), 0u) << info.at("records").dump();
+  EXPECT_EQ(records(info, "exception"), 0u) << info.at("records").dump();
+  const ProcessResult gc = run({STACKSCOPE_BIN, "report", path, "--event", "exception"});
+  EXPECT_EQ(gc.exit_code, 1) << gc.out;
+}
+
+}  // namespace
+}  // namespace it
