@@ -26,10 +26,6 @@ inline constexpr int32_t kStubFrameBci = INT32_MIN;
 // A native frame (mixed mode, native_threads.h): `method` holds a code address, the pc of the
 // innermost frame or a return address minus one (inside the call), symbolized by the writer.
 inline constexpr int32_t kNativeFrameBci = INT32_MIN + 1;
-// A frame for time a thread spent inside the VM, on top of its Java frames when no native
-// frames show it (vm_thread_anchor.h): `method` holds a static string saying what the VM was
-// doing ("monitor enter"), or null when that is not known.
-inline constexpr int32_t kVmFrameBci = INT32_MIN + 2;
 
 struct RepeatEntry {
   uint32_t thread;

@@ -109,15 +109,6 @@ bool madeWalkable(const ThreadSlot& thread, JNIEnv* env, const void* ucontext) {
   return anchor && thread.stack_ready.load(std::memory_order_acquire) && anchor->makeWalkable(env, sp, thread.stack);
 }
 
-// Puts `frame` on top of the num_frames walked; the outermost gives way when the walk filled
-// the slot.
-jint prependFrame(RawFrame* frames, jint num_frames, jint depth, RawFrame frame) {
-  const jint kept = std::min<jint>(num_frames, depth - 1);
-  std::memmove(frames + 1, frames, static_cast<size_t>(kept) * sizeof(RawFrame));
-  frames[0] = frame;
-  return kept + 1;
-}
-
 // Only called on addresses inside a compiled method's code (compiled_frame_edges.h).
 uint8_t readCodeByte(uintptr_t addr) { return *reinterpret_cast<const uint8_t*>(addr); }
 
@@ -169,8 +160,10 @@ jint addStubFrame(RawFrame* frames, jint num_frames, jint depth, const void* uco
   const auto pc = static_cast<uintptr_t>(static_cast<const ucontext_t*>(ucontext)->uc_mcontext.gregs[REG_RIP]);
   const int32_t region = g_config.code_regions->find(pc);
   if (region < 0) return num_frames;
-  return prependFrame(frames, num_frames, depth,
-                      {kStubFrameBci, reinterpret_cast<const void*>(static_cast<uintptr_t>(region) + 1)});
+  const jint kept = std::min<jint>(num_frames, depth - 1);
+  std::memmove(frames + 1, frames, static_cast<size_t>(kept) * sizeof(RawFrame));
+  frames[0] = {kStubFrameBci, reinterpret_cast<const void*>(static_cast<uintptr_t>(region) + 1)};
+  return kept + 1;
 }
 #endif
 
@@ -183,12 +176,6 @@ jint walkJava(const ThreadSlot& thread, JNIEnv* env, RawFrame* frames, jint dept
   if (trace.num_frames == kNotInJava && madeWalkable(thread, env, ucontext)) {
     trace.num_frames = 0;
     g_walk(&trace, depth, ucontext);
-  }
-  // A thread in the VM: its time on top of the Java frames, unless mixed mode shows the VM's
-  // own frames there.
-  const VmThreadAnchor* anchor = g_vm_thread_anchor.load(std::memory_order_acquire);
-  if (trace.num_frames > 0 && !g_config.native_frames && anchor && anchor->inVm(env)) {
-    return prependFrame(frames, trace.num_frames, depth, {kVmFrameBci, anchor->activity(env)});
   }
   const jint first = trace.num_frames;
   if (first == kNotInJava || first == kUnknownJava || first == kNotWalkableJava) {

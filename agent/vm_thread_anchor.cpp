@@ -35,7 +35,6 @@ bool VmThreadAnchor::bind(const VmStructs& vm, JNIEnv* jni, jobject thread) {
       !vm.intConstant("_thread_in_vm", in_vm_)) {
     return false;
   }
-  pending_monitor_ = vm.fieldOffset("JavaThread", "_current_pending_monitor");
   anchor_sp_ = anchor + anchor_sp;
   anchor_pc_ = anchor + anchor_pc;
   bound_ = true;
@@ -58,18 +57,6 @@ bool VmThreadAnchor::makeWalkable(JNIEnv* env, uintptr_t sp, const StackBounds& 
   *last_pc = return_address;
   std::atomic_signal_fence(std::memory_order_seq_cst);
   return true;
-}
-
-bool VmThreadAnchor::inVm(JNIEnv* env) const {
-  if (!bound_ || !env) return false;
-  const uintptr_t thread = reinterpret_cast<uintptr_t>(env) - static_cast<uintptr_t>(env_offset_);
-  return *reinterpret_cast<const volatile int32_t*>(thread + state_) == in_vm_;
-}
-
-const char* VmThreadAnchor::activity(JNIEnv* env) const {
-  if (!bound_ || !env || pending_monitor_ < 0) return nullptr;
-  const uintptr_t thread = reinterpret_cast<uintptr_t>(env) - static_cast<uintptr_t>(env_offset_);
-  return *reinterpret_cast<const volatile uintptr_t*>(thread + pending_monitor_) != 0 ? "monitor enter" : nullptr;
 }
 
 }  // namespace stackscope::agent

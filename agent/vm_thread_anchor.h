@@ -42,21 +42,12 @@ class VmThreadAnchor {
   // true (a walk tried again now starts from its last Java frame). Async-signal-safe.
   bool makeWalkable(JNIEnv* env, uintptr_t sp, const StackBounds& stack) const;
 
-  // Whether the thread is in state _thread_in_vm. Async-signal-safe.
-  bool inVm(JNIEnv* env) const;
-
-  // What a thread in the VM is doing, as far as its JavaThread says: "monitor enter" while it
-  // has a monitor it waits to enter (JavaThread::_current_pending_monitor), else null (not
-  // known). A static string. Async-signal-safe.
-  const char* activity(JNIEnv* env) const;
-
  private:
   bool bound_ = false;
   int64_t env_offset_ = 0;  // JNIEnv - JavaThread
   int64_t state_ = 0;
   int64_t anchor_sp_ = 0;
   int64_t anchor_pc_ = 0;
-  int64_t pending_monitor_ = -1;  // optional: without it the activity is never known
   int32_t in_vm_ = 0;
 };
 

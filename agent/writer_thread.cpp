@@ -158,8 +158,7 @@ void WriterThread::writeStack(JNIEnv* jni, const SampleSlot& slot) {
   if (slot.carrier != 0) {
     for (uint16_t i = 0; i < slot.count; ++i) {
       const RawFrame& frame = slot.frames[i];
-      if (frame.bci != kStubFrameBci && frame.bci != kNativeFrameBci && frame.bci != kVmFrameBci &&
-          carrier_frames_.isContinuation(jni, frame.method)) {
+      if (frame.bci != kStubFrameBci && frame.bci != kNativeFrameBci && carrier_frames_.isContinuation(jni, frame.method)) {
         count = i;
         break;
       }
@@ -186,10 +185,6 @@ format::Frame WriterThread::frameOf(JNIEnv* jni, const RawFrame& raw) {
     return {methods_.stubId(in_.code_regions->name(region)), -1};
   }
   if (raw.bci == kNativeFrameBci) return {methods_.nativeId(reinterpret_cast<uintptr_t>(raw.method)), -1};
-  if (raw.bci == kVmFrameBci) {
-    const auto* activity = static_cast<const char*>(raw.method);
-    return {methods_.namedId(activity ? std::string("[vm] ") + activity : std::string("[vm]")), -1};
-  }
   return {methods_.idFor(jni, raw.method), raw.bci};
 }
 
