@@ -22,7 +22,9 @@ mapfile -t sources < <(find "$tmp/java.base" -name '*.java' | sort)
 compile() { "$@" --patch-module "java.base=$tmp/java.base" -d "$tmp/out-$RANDOM" "${sources[@]}"; }
 echo "javac on ${#sources[@]} sources of java.util, JDK $("$jdk/bin/java" -version 2>&1 | head -1), period $period"
 
-compile "$stackscope" record -e cpu -i "$period" -o "$tmp/javac.ssr" -- "$jdk/bin/javac" 2>&1 | grep '^stackscope:'
+# --no-native: JFR names Java methods only (a sample in native or VM code goes to its innermost
+# Java frame on both sides), and samples only Java threads.
+compile "$stackscope" record -e cpu -i "$period" --no-native -o "$tmp/javac.ssr" -- "$jdk/bin/javac" 2>&1 | grep '^stackscope:'
 "$stackscope" report "$tmp/javac.ssr" --top 0 --json --no-cache >"$tmp/ours.json"
 
 compile "$jdk/bin/javac" "-J-XX:StartFlightRecording:jdk.CPUTimeSample#enabled=true,jdk.CPUTimeSample#throttle=$period,filename=$tmp/javac.jfr" \
