@@ -1,0 +1,102 @@
+// The traces' records in the model: a collection is an event of kind gc whose time metric is
+// its duration, kept with its event through the time sort (the writer puts a trace's events
+// after the samples of the same moment); the gc view sums them by collector; an exception is
+// an event of kind exception with its thread and stack.
+#include <gtest/gtest.h>
+
+#include "analysis/gc_stats.h"
+#include "analysis/load.h"
+#include "analysis/view.h"
+#include "fixture.h"
+#include "format/writer.h"
+
+namespace stackscope::analysis {
+namespace {
+
+using namespace stackscope::testing;
+
+Selection everything() {
+  Selection selection;
+  selection.intervals = {TimeWindow{}};
+  return selection;
+}
+
+TEST(TraceEvents, CollectionsKeepTheirDurationsThroughTheTimeSort) {
+  TempDir dir;
+  format::RecordingWriter w;
+  ASSERT_TRUE(w.open(dir.file("gc.ssr")));
+  writeTestInfo(w, "cpu,gc", 0, 1);
+  w.writeThread({1, "main", 11, 1});
+  const format::Frame frame{1, 0};
+  const uint32_t stack = w.internStack(&frame, 1);
+  const uint32_t young = w.internString("young"), full = w.internString("full");
+  const uint32_t alloc = w.internString("Allocation Failure"), system = w.internString("System.gc()");
+  for (int64_t t : {10, 20, 30, 40}) w.writeSample({t, 1, stack, format::ThreadState::Running, 1});
+  // Written after the samples, earlier in time: the loader sorts them in.
+  w.writeGc({15, 100, young, alloc});
+  w.writeGc({5, 7, full, system});
+  w.writeGc({35, 50, young, alloc});
+  w.writeSample({50, 1, stack, format::ThreadState::Running, 1});
+  ASSERT_TRUE(w.finish(60));
+
+  const Recording r = loadRecording(dir.file("gc.ssr"));
+  const MetricInfo& time = *findMetric(EventKind::Gc, "time");
+  ASSERT_EQ(r.amounts[time.column].size(), r.events.size());
+  std::vector<std::pair<int64_t, uint64_t>> gcs;  // (time, duration) in event order
+  for (size_t i = 0; i < r.events.size(); ++i) {
+    if (i > 0) EXPECT_LE(r.events[i - 1].time_ns, r.events[i].time_ns);
+    if (r.events[i].kind == EventKind::Gc) gcs.emplace_back(r.events[i].time_ns, r.amounts[time.column][i]);
+  }
+  EXPECT_EQ(gcs, (std::vector<std::pair<int64_t, uint64_t>>{{5, 7}, {15, 100}, {35, 50}}));
+  const ViewTotals totals = forEachEvent(r, {EventKind::Gc, &time, {}}, [](const Event&, uint64_t) {});
+  EXPECT_EQ(totals.samples, 3u);
+  EXPECT_EQ(totals.value, 157u);
+  const ViewTotals cpu = forEachEvent(r, {EventKind::Cpu, &defaultMetric(EventKind::Cpu), {}}, [](const Event&, uint64_t) {});
+  EXPECT_EQ(cpu.samples, 5u);
+
+  const GcStats stats = computeGcStats(r, everything());
+  EXPECT_EQ(stats.all.count, 3u);
+  EXPECT_EQ(stats.all.total_ns, 157);
+  EXPECT_EQ(stats.all.longest_ns, 100);
+  ASSERT_EQ(stats.collectors.size(), 2u);
+  EXPECT_EQ(stats.collectors[0].collector, "young");  // most time first
+  EXPECT_EQ(stats.collectors[0].pauses.count, 2u);
+  EXPECT_EQ(stats.collectors[0].longest_at_ns, 15);
+  EXPECT_EQ(stats.collectors[0].first_ns, 15);
+  EXPECT_EQ(stats.collectors[0].last_ns, 35);
+  ASSERT_EQ(stats.collectors[0].causes.size(), 1u);
+  EXPECT_EQ(stats.collectors[0].causes[0], (std::pair<std::string, uint64_t>{"Allocation Failure", 2}));
+  EXPECT_EQ(stats.collectors[1].collector, "full");
+
+  // Only time narrows collections.
+  Selection early;
+  early.intervals = {TimeWindow{0, 20}};
+  EXPECT_EQ(computeGcStats(r, early).all.count, 2u);
+}
+
+TEST(TraceEvents, ExceptionsAreEventsWithTheirThreadAndStack) {
+  TempDir dir;
+  format::RecordingWriter w;
+  ASSERT_TRUE(w.open(dir.file("exceptions.ssr")));
+  writeTestInfo(w, "exception", 0, 1);
+  w.writeThread({1, "main", 11, 1});
+  w.writeMethod({1, w.internString("pkg.Parser"), w.internString("parse"), w.internString("()V"), 0, {}});
+  w.writeMethod({2, w.internString(""), w.internString("java.lang.IllegalStateException"), w.internString(""), 0, {}});
+  const format::Frame frames[] = {{2, -1}, {1, 7}};  // the class frame, then the throw site
+  const uint32_t stack = w.internStack(frames, 2);
+  w.writeException({10, 1, stack, 0});
+  w.writeException({12, 1, stack, 0});
+  ASSERT_TRUE(w.finish(20));
+  const Recording r = loadRecording(dir.file("exceptions.ssr"));
+  EXPECT_EQ(r.eventKinds(), std::vector<EventKind>{EventKind::Exception});
+  ASSERT_EQ(r.events.size(), 2u);
+  for (const Event& e : r.events) {
+    EXPECT_EQ(e.kind, EventKind::Exception);
+    EXPECT_EQ(e.thread, 1u);
+    EXPECT_EQ(e.stack, stack);
+  }
+  EXPECT_TRUE(r.warnings.empty());
+}
+
+}  // namespace
+}  // namespace stackscope::analysis
