@@ -5,7 +5,7 @@
 #   2. samples taken vs due on a tight loop (due = the loop thread's CPU time / interval);
 #   3. bytes per sample at the margin: (size of an 8 s loop - size of a 2 s loop) / (their
 #      sample difference), which leaves out the fixed cost of headers, maps and start-up.
-# Usage: bench/overhead.sh [BUILD_DIR]   (env: PAIRS=7, JAVA=java)
+# Usage: bench/overhead.sh [BUILD_DIR]   (env: PAIRS=7 (0: parts 2 and 3 only), JAVA=java)
 # Needs bash, awk and coreutils only; run on an otherwise idle machine.
 set -euo pipefail
 
@@ -103,13 +103,15 @@ summary() {
   printf '%.4f (%.3f-%.3f)' "$(median <<<"$values")" "$(head -1 <<<"$values")" \
     "$(tail -1 <<<"$values")"
 }
-printf 'Overhead: median (min-max) over %d interleaved pairs of time with / without\n' "$pairs"
-printf '%-22s %-22s %-22s %-22s\n' config "work phase, wall" "process, wall" "process, CPU"
-for config in cpu10 cpu1 jfr; do
-  printf '%-22s %-22s %-22s %-22s\n' "${label[$config]}" "$(summary $config 1)" \
-    "$(summary $config 2)" "$(summary $config 3)"
-done
-echo
+if ((pairs > 0)); then  # PAIRS=0: the tight loop alone (samples, bytes per sample)
+  printf 'Overhead: median (min-max) over %d interleaved pairs of time with / without\n' "$pairs"
+  printf '%-22s %-22s %-22s %-22s\n' config "work phase, wall" "process, wall" "process, CPU"
+  for config in cpu10 cpu1 jfr; do
+    printf '%-22s %-22s %-22s %-22s\n' "${label[$config]}" "$(summary $config 1)" \
+      "$(summary $config 2)" "$(summary $config 3)"
+  done
+  echo
+fi
 
 # 2 and 3. A 2 s and an 8 s tight loop per config.
 printf 'Tight loop, 8 s of CPU: samples taken vs due; bytes per sample, 8 s run minus 2 s run\n'
