@@ -177,17 +177,10 @@ void writeRecordingInfo(Agent& agent, JNIEnv* jni) {
   agent.writer.writeInfo(info);
 }
 
-// Native frames end where the JVM's code cache begins: without its bounds there are none.
-void findCodeCacheBounds() {
-  VmStructs vm;
-  if (!vm.bind(lookupJvmSymbol)) return;
-  setCodeCacheBounds(static_cast<const uintptr_t*>(vm.staticAddress("CodeCache", "_low_bound")),
-                     static_cast<const uintptr_t*>(vm.staticAddress("CodeCache", "_high_bound")));
-}
-
 // Where AsyncGetCallTrace gives up, the stack walk goes on with the VM's own structures: from
 // a compiled method's prologue or epilogue with the code cache's layout (compiled_code.h),
-// from a thread in the VM with its frame anchor (vm_thread_anchor.h). Bound once, at VMInit
+// from a thread in the VM with its frame anchor (vm_thread_anchor.h); native frames (mixed
+// mode) end where the code cache begins. Bound once, at VMInit
 // on the main thread; never freed: a late signal may still read them.
 void bindVmStructures(JNIEnv* jni, jthread thread) {
   VmStructs vm;
@@ -225,7 +218,6 @@ void JNICALL onVMInit(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread) {
   createMethodIdsForLoadedClasses(jvmti, jni);
   // Regions generated before the event was enabled are announced again; known ones are ignored.
   jvmti->GenerateEvents(JVMTI_EVENT_DYNAMIC_CODE_GENERATED);
-  if (agent.options.native) findCodeCacheBounds();
   bindVmStructures(jni, thread);
   if (agent.options.traces & kTraceGc) bindGcCounters(agent.gc_trace);
   writeRecordingInfo(agent, jni);  // before the writer thread exists: no lock needed

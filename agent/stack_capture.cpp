@@ -65,6 +65,13 @@ constexpr jint kUnknownJava = -5;       // ticks_unknown_Java
 constexpr jint kNotWalkableJava = -6;   // ticks_not_walkable_Java
 
 #if defined(__x86_64__)
+// The registers a walk starts from, as the signal interrupted them.
+WalkRegisters registersOf(const ucontext_t& context) {
+  const greg_t* gregs = context.uc_mcontext.gregs;
+  return {static_cast<uintptr_t>(gregs[REG_RIP]), static_cast<uintptr_t>(gregs[REG_RSP]),
+          static_cast<uintptr_t>(gregs[REG_RBP])};
+}
+
 // Only ever called on addresses that usedStackWord allowed.
 uintptr_t readStackWord(uintptr_t addr) { return *reinterpret_cast<const uintptr_t*>(addr); }
 
@@ -88,9 +95,7 @@ bool walkFrom(const WalkRegisters& regs, ASGCT_CallTrace& trace, jint depth, con
 bool walkFromStubCaller(const ThreadSlot& thread, ASGCT_CallTrace& trace, jint depth, void* ucontext) {
   if (!thread.stack_ready.load(std::memory_order_acquire)) return false;
   const auto& context = *static_cast<const ucontext_t*>(ucontext);
-  const greg_t* gregs = context.uc_mcontext.gregs;
-  const WalkRegisters regs{static_cast<uintptr_t>(gregs[REG_RIP]), static_cast<uintptr_t>(gregs[REG_RSP]),
-                           static_cast<uintptr_t>(gregs[REG_RBP])};
+  const WalkRegisters regs = registersOf(context);
   WalkRegisters caller;
   if (callerOfFramelessStub(regs, thread.stack, readStackWord, caller) && walkFrom(caller, trace, depth, context)) {
     return true;
@@ -121,9 +126,7 @@ enum class EdgeWalk { NotCompiled, Walked, Failed };
 EdgeWalk walkFromFrameEdge(const ThreadSlot& thread, ASGCT_CallTrace& trace, jint depth, void* ucontext) {
   const CompiledCode* code = g_compiled_code.load(std::memory_order_acquire);
   const auto& context = *static_cast<const ucontext_t*>(ucontext);
-  const greg_t* gregs = context.uc_mcontext.gregs;
-  const WalkRegisters regs{static_cast<uintptr_t>(gregs[REG_RIP]), static_cast<uintptr_t>(gregs[REG_RSP]),
-                           static_cast<uintptr_t>(gregs[REG_RBP])};
+  const WalkRegisters regs = registersOf(context);
   CompiledMethodCode method;
   if (!code || !code->find(regs.pc, method)) return EdgeWalk::NotCompiled;
   const void* method_id = code->methodId(method.method);
@@ -144,9 +147,7 @@ EdgeWalk walkFromFrameEdge(const ThreadSlot& thread, ASGCT_CallTrace& trace, jin
 bool walkFromNativeLeaf(const ThreadSlot& thread, ASGCT_CallTrace& trace, jint depth, void* ucontext) {
   const CompiledCode* code = g_compiled_code.load(std::memory_order_acquire);
   const auto& context = *static_cast<const ucontext_t*>(ucontext);
-  const greg_t* gregs = context.uc_mcontext.gregs;
-  const WalkRegisters regs{static_cast<uintptr_t>(gregs[REG_RIP]), static_cast<uintptr_t>(gregs[REG_RSP]),
-                           static_cast<uintptr_t>(gregs[REG_RBP])};
+  const WalkRegisters regs = registersOf(context);
   if (!code || code->contains(regs.pc) || !thread.stack_ready.load(std::memory_order_acquire)) return false;
   WalkRegisters caller;
   const auto inJava = [code](uintptr_t pc) { return code->contains(pc); };
@@ -190,25 +191,14 @@ jint walkJava(const ThreadSlot& thread, JNIEnv* env, RawFrame* frames, jint dept
 }
 
 #if defined(__x86_64__)
-std::atomic<const uintptr_t*> g_code_cache_low{nullptr};
-std::atomic<const uintptr_t*> g_code_cache_high{nullptr};
-
-// Whether pc lies in the JVM's code cache (compiled Java, the interpreter, stubs), where
-// the Java walk takes over from the native one.
-bool inCodeCache(uintptr_t pc) {
-  const uintptr_t* low = g_code_cache_low.load(std::memory_order_acquire);
-  const uintptr_t* high = g_code_cache_high.load(std::memory_order_acquire);
-  return low && high && pc >= *low && pc < *high;
-}
-
 // Mixed mode: the native frames the thread was interrupted in (JVM runtime, JNI libraries,
 // libc), innermost first, up to the first frame in the code cache. 0 when the pc is in Java
 // code, or the thread's stack is not known yet.
 jint walkNative(ThreadSlot& thread, RawFrame* frames, jint depth, void* ucontext) {
-  const greg_t* gregs = static_cast<const ucontext_t*>(ucontext)->uc_mcontext.gregs;
-  const WalkRegisters regs{static_cast<uintptr_t>(gregs[REG_RIP]), static_cast<uintptr_t>(gregs[REG_RSP]),
-                           static_cast<uintptr_t>(gregs[REG_RBP])};
-  if (!g_code_cache_low.load(std::memory_order_acquire) || inCodeCache(regs.pc)) return 0;
+  const CompiledCode* code = g_compiled_code.load(std::memory_order_acquire);
+  const WalkRegisters regs = registersOf(*static_cast<const ucontext_t*>(ucontext));
+  // Without the code cache's bounds there is no telling where native frames end.
+  if (!code || code->contains(regs.pc)) return 0;
   if (!thread.stack_ready.load(std::memory_order_acquire)) {
     thread.native_sp.store(regs.sp, std::memory_order_relaxed);  // for the next scan to find its stack
     frames[0] = {kNativeFrameBci, reinterpret_cast<const void*>(regs.pc)};
@@ -216,7 +206,8 @@ jint walkNative(ThreadSlot& thread, RawFrame* frames, jint depth, void* ucontext
   }
   constexpr int kMaxNativeFrames = 128;  // leaves room for the Java frames
   uintptr_t pcs[kMaxNativeFrames];
-  const int count = native::walkFramePointers(regs, thread.stack, readStackWord, inCodeCache, pcs,
+  const auto in_code_cache = [code](uintptr_t pc) { return code->contains(pc); };
+  const int count = native::walkFramePointers(regs, thread.stack, readStackWord, in_code_cache, pcs,
                                               std::min<int>(kMaxNativeFrames, depth));
   for (int i = 0; i < count; ++i) {
     // A return address is the instruction after the call, maybe already past the caller's end.
@@ -420,17 +411,6 @@ void setVmThreadAnchor(const VmThreadAnchor* anchor) {
   g_vm_thread_anchor.store(anchor, std::memory_order_release);
 #else
   (void)anchor;
-#endif
-}
-
-void setCodeCacheBounds(const uintptr_t* low, const uintptr_t* high) {
-#if defined(__x86_64__)
-  if (!low || !high) return;
-  g_code_cache_high.store(high, std::memory_order_release);
-  g_code_cache_low.store(low, std::memory_order_release);  // last: inCodeCache checks both
-#else
-  (void)low;
-  (void)high;
 #endif
 }
 

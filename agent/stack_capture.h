@@ -22,7 +22,7 @@ struct CaptureConfig {
   bool wall = false;                     // signals come from the wall sampler, not CPU timers
   const CodeRegions* code_regions = nullptr;  // names the stubs a sample stops in; never freed
   // Mixed mode: the JVM's own threads (null: not sampled) and native frames on top of the Java
-  // ones. Native frames need the code cache's bounds (setCodeCacheBounds), where they end.
+  // ones. Native frames need the code cache's layout (setCompiledCode), where they end.
   const NativeThreads* native_threads = nullptr;
   bool native_frames = false;
   JavaVM* vm = nullptr;  // the JNIEnv of a native thread that is a JavaThread after all
@@ -34,10 +34,6 @@ void setCompiledCode(const CompiledCode* code);
 // The frame anchors of threads in the VM (vm_thread_anchor.h), bound at VMInit: a walk that
 // fails for a thread in the VM starts again from its last Java frame. Never freed.
 void setVmThreadAnchor(const VmThreadAnchor* anchor);
-
-// HotSpot's CodeCache::_low_bound and _high_bound (vm_structs.h), known once the code cache
-// exists (after load, by VMInit). Native frames stop where the pc enters it.
-void setCodeCacheBounds(const uintptr_t* low, const uintptr_t* high);
 
 // Looks up AsyncGetCallTrace in the JVM; null if this JVM does not have it.
 void* findAsyncGetCallTrace();
