@@ -11,7 +11,7 @@
 
 namespace stackscope::analysis {
 
-enum class GroupBy { State, User, Session, Request, Application, Component };
+enum class GroupBy { State, User, Session, Request, Application, Component, Exception };
 
 struct GroupStat {
   std::string name;  // the state or annotation value; kNoValue when unset

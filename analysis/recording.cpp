@@ -31,6 +31,17 @@ std::span<const format::Frame> Recording::stack(uint32_t id) const {
   return stacks[id];
 }
 
+std::string_view Recording::thrownClass(uint32_t id) const {
+  const auto frames = stack(id);
+  if (frames.empty() || frames.front().method >= methods.size()) return {};
+  const MethodInfo& top = methods[frames.front().method];
+  if (!top.defined || !string(top.class_name).empty()) return {};
+  std::string_view name = string(top.method_name);
+  constexpr std::string_view kUncaught = " (uncaught)";
+  if (name.ends_with(kUncaught)) name.remove_suffix(kUncaught.size());
+  return name;
+}
+
 uint64_t Recording::lostTotal() const {
   uint64_t total = 0;
   for (const auto& [reason, count] : lost) total += count;

@@ -11,6 +11,7 @@
 #include <map>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analysis/event_kinds.h"
@@ -123,6 +124,9 @@ struct Recording {
 
   const std::string& string(uint32_t id) const;
   std::span<const format::Frame> stack(uint32_t id) const;
+  // An exception event's class, from the pseudo-frame on top of its stack (docs/format.md,
+  // Exception): "java.lang.IllegalStateException", caught or not; "" for any other stack.
+  std::string_view thrownClass(uint32_t stack) const;
   uint64_t lostTotal() const;
   // Length of the window actually covered: the window clipped to [0, end_ns].
   int64_t viewDurationNs() const;

@@ -26,6 +26,7 @@ constexpr TypeInfo kTypes[] = {
     {"vthreads", ResourceType::VThreads, false, WhereField::Path},
     {"status", ResourceType::Status, false, WhereField::Path},
     {"gc", ResourceType::Gc, false, WhereField::Path},
+    {"exceptions", ResourceType::Exceptions, true, WhereField::Exception},
 };
 
 const TypeInfo& info(ResourceType type) {

@@ -31,6 +31,7 @@ enum class ResourceType {
   VThreads,      // view: virtual threads (count, carriers, states, hottest stacks)
   Status,        // view: every status report (process-wide: nothing narrows it but time)
   Gc,            // view: the gc trace's collections by collector (process-wide, like status)
+  Exceptions,    // selection: the thrown class (glob); view: exception events by class
 };
 
 struct ResourceElement {

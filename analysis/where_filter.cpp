@@ -92,6 +92,10 @@ class Condition : public Node {
       case WhereField::Request:
       case WhereField::Application:
       case WhereField::Component: return cached(event.annotation, [&] { return matchAnnotation(event.annotation); });
+      // The kind first: a time sample's stack may also end in a frame with no class (native).
+      case WhereField::Exception:
+        return event.kind == EventKind::Exception &&
+               cached(event.stack, [&] { return glob(value_, std::string(recording_.thrownClass(event.stack))); });
     }
     return false;
   }
@@ -174,6 +178,7 @@ Dimension dimensionOf(const WhereNode& node) {
       case WhereField::Path: return Dimension::Stack;
       case WhereField::State: return Dimension::State;
       case WhereField::Event: return Dimension::Kind;
+      case WhereField::Exception: return Dimension::Mixed;  // stack and kind
       default: return Dimension::Annotation;
     }
   }

@@ -22,7 +22,7 @@ constexpr FieldName kFields[] = {
     {"state", WhereField::State},     {"event", WhereField::Event},
     {"user", WhereField::User},       {"session", WhereField::Session},
     {"request", WhereField::Request}, {"application", WhereField::Application},
-    {"component", WhereField::Component},
+    {"component", WhereField::Component}, {"exception", WhereField::Exception},
 };
 
 std::string fieldList() {

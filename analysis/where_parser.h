@@ -34,6 +34,7 @@ enum class WhereField {
   Request,
   Application,
   Component,
+  Exception,    // the class of an exception event's thrown exception (glob on "pkg.Class")
 };
 
 enum class WhereOp { Equal, NotEqual, Contains };

@@ -75,12 +75,23 @@ void checkEventName(const std::string& name) {
   throw UserError("--event '" + name + "': no such event kind (known: " + kindList(known) + ")");
 }
 
+// Without --event: exception events when the resource name selects or views exceptions (only
+// they have a thrown class), else the recording's own kind.
+analysis::EventKind defaultKind(const analysis::Selection& selection, const std::vector<analysis::EventKind>& kinds) {
+  for (const analysis::ResourceElement& element : selection.resource.elements)
+    if (element.type == analysis::ResourceType::Exceptions &&
+        std::find(kinds.begin(), kinds.end(), analysis::EventKind::Exception) != kinds.end())
+      return analysis::EventKind::Exception;
+  return kinds.front();
+}
+
 // The kind and metric the view counts: the recording's own kind and the kind's default metric
 // unless asked otherwise; a kind the recording lacks, or a metric the kind lacks, is the
 // user's mistake, told with what there is to choose from.
-void chooseEvents(const ReportArgs& args, const analysis::Recording& recording, exporting::ReportOptions& options) {
+void chooseEvents(const ReportArgs& args, const analysis::Selection& selection, const analysis::Recording& recording,
+                  exporting::ReportOptions& options) {
   const std::vector<analysis::EventKind> kinds = recording.eventKinds();
-  options.event = args.event.empty() ? kinds.front() : *analysis::parseEventKind(args.event);
+  options.event = args.event.empty() ? defaultKind(selection, kinds) : *analysis::parseEventKind(args.event);
   if (std::find(kinds.begin(), kinds.end(), options.event) == kinds.end())
     throw UserError("--event " + args.event + ": the recording has no " + args.event + " events; it has: " + kindList(kinds));
   options.metric = args.metric.empty() ? &analysis::defaultMetric(options.event) : analysis::findMetric(options.event, args.metric);
@@ -93,7 +104,7 @@ void chooseEvents(const ReportArgs& args, const analysis::Recording& recording, 
 std::string render(const ReportArgs& args, const analysis::Selection& selection, std::vector<std::string>& notes) {
   const analysis::Recording recording = analysis::loadRecording(args.file, selection.hull());
   exporting::ReportOptions options;
-  chooseEvents(args, recording, options);
+  chooseEvents(args, selection, recording, options);
   notes = options.notes = analysis::selectionNotes(selection, recording, options.event);
   options.file = args.file;
   options.top = static_cast<size_t>(args.top >= 0 ? args.top : args.json ? 0 : kDefaultTextRows);
@@ -173,11 +184,14 @@ Command addReportCommand(CLI::App& parent) {
       "                used and committed, live threads (process-wide: only time narrows it)\n"
       "  gc            the gc trace's collections by collector: count, total, longest and mean pause,\n"
       "                first and last, causes (record -e cpu,gc; process-wide: only time narrows it)\n"
+      "  exceptions    exceptions by thrown class (record -e cpu,exception);\n"
+      "                'exceptions[java.io.*]/methods': where those were thrown\n"
       "In a resource name every element but the last narrows the samples: methods[a,b] keeps samples\n"
       "with a or b on the stack, threads[glob], states[sleeping], users[u1], …; all must hold.\n"
       "Times are offsets from the recording's start: --from 1m40s --to 5m, the window is [from, to).\n"
       "--where: thread, tid, class, method, package (of the top frame), path~M (M anywhere on the\n"
-      "stack), state, event, user, session, request, application, component; with =, != (globs),\n"
+      "stack), state, event, user, session, request, application, component, exception (the\n"
+      "thrown class, on exception events); with =, != (globs),\n"
       "and, or, not, parentheses: --where 'user=u1 and not state=sleeping'.\n"
       "Methods are named pkg.Class.method; overloads with their parameters, as the report shows them:\n"
       "methods[pkg.Main.work(int)], --where 'method=pkg.Main.work(int, String)', or a JVM descriptor\n"

@@ -27,6 +27,7 @@ analysis::GroupBy groupOf(ResourceType type) {
     case ResourceType::Requests: return analysis::GroupBy::Request;
     case ResourceType::Applications: return analysis::GroupBy::Application;
     case ResourceType::Components: return analysis::GroupBy::Component;
+    case ResourceType::Exceptions: return analysis::GroupBy::Exception;
     default: return analysis::GroupBy::State;
   }
 }

@@ -106,6 +106,27 @@ TEST_F(Traces, ExceptionsAreCountedExactlyByClassAndSite) {
   const json uncaught = atSite("throwUncaught");
   EXPECT_EQ(uncaught.at("samples"), 3u) << uncaught.dump(1);
   EXPECT_EQ(self(uncaught, "java.lang.UnsupportedOperationException (uncaught)"), 3u);
+
+  // The exceptions view counts by thrown class, caught or not; exceptions[C] narrows to a class
+  // (and picks the exception events without --event), and so does --where exception=.
+  const json classes = report(path, {"--view", "exceptions"});
+  EXPECT_EQ(classes.at("event"), "exception") << classes.dump(1);
+  const std::string metric = classes.at("metric");
+  const auto thrown = [&](const std::string& cls) -> uint64_t {
+    const json* group = find(classes, "exceptions", "value", cls);
+    return group ? group->at(metric).get<uint64_t>() : 0;
+  };
+  EXPECT_EQ(thrown("java.lang.IllegalStateException"), 1000u) << classes.dump(1);
+  EXPECT_EQ(thrown("java.lang.IllegalArgumentException"), 500u);
+  EXPECT_EQ(thrown("java.lang.UnsupportedOperationException"), 3u);
+  const json argument_sites = report(path, {"--view", "exceptions[java.lang.IllegalArgumentException]/methods"});
+  EXPECT_EQ(argument_sites.at("samples"), 500u) << argument_sites.dump(1);
+  const json* thrower = find(argument_sites, "methods", "method", kWorkloads + "Throws.throwArgument");
+  ASSERT_NE(thrower, nullptr) << argument_sites.dump(1);
+  EXPECT_EQ(thrower->at("total"), 500u);
+  EXPECT_EQ(find(argument_sites, "methods", "method", kWorkloads + "Throws.throwState"), nullptr);
+  const json unsupported = report(path, {"--event", "exception", "--where", "exception=java.lang.Unsupported*"});
+  EXPECT_EQ(unsupported.at("samples"), 3u) << unsupported.dump(1);
 }
 
 // With every trace off, a program that collects and throws leaves no record of either, and

@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
 #include "analysis/group_stats.h"
+#include "analysis/where_filter.h"
+#include "analysis/where_parser.h"
 
 namespace stackscope::analysis {
 namespace {
@@ -32,6 +34,37 @@ TEST(GroupStats, UnsetIsNotAValueThatReadsTheSame) {
   EXPECT_EQ(states.groups[0].name, "running");
   EXPECT_EQ(states.groups[0].value, 5u);
   EXPECT_EQ(states.groups[1].name, "sleeping");
+}
+
+// Exception events group by their thrown class, caught or not; a time sample whose stack also
+// ends in a frame without a class (a native function) is no exception, for the grouping and
+// for --where exception=.
+TEST(GroupStats, ExceptionsGroupByThrownClass) {
+  Recording r;
+  r.strings = {"", "java.lang.IllegalStateException", "java.lang.IllegalStateException (uncaught)", "memcpy", "a.B", "run"};
+  const auto method = [](uint32_t cls, uint32_t name) { return MethodInfo{true, cls, name, 0, 0, {}}; };
+  r.methods = {{}, method(0, 1), method(0, 2), method(0, 3), method(4, 5)};
+  r.stacks = {{}, {{1, -1}, {4, 7}}, {{2, -1}, {4, 9}}, {{3, -1}, {4, 7}}};
+  r.stack_defined = {false, true, true, true};
+  r.threads.resize(2);
+  r.annotations.resize(1);
+  r.events = {{0, 1, 1, format::ThreadState::Running, 2, 0, EventKind::Exception},
+              {1, 1, 2, format::ThreadState::Running, 1, 0, EventKind::Exception},
+              {2, 1, 3, format::ThreadState::Running, 5, 0, EventKind::Cpu}};
+  EXPECT_EQ(r.thrownClass(2), "java.lang.IllegalStateException");
+  EXPECT_EQ(r.thrownClass(4), "");  // no such stack
+
+  const EventScope exceptions{EventKind::Exception, &defaultMetric(EventKind::Exception), {}};
+  const GroupStats classes = computeGroupStats(r, GroupBy::Exception, exceptions);
+  ASSERT_EQ(classes.groups.size(), 1u);
+  EXPECT_EQ(classes.groups[0].name, "java.lang.IllegalStateException");
+  EXPECT_EQ(classes.groups[0].value, 3u);
+
+  EventPredicate thrown = compileWhere(*parseWhere("exception=java.lang.Illegal*"), r);
+  EXPECT_TRUE(thrown(r.events[0]));
+  EXPECT_TRUE(thrown(r.events[1]));
+  EventPredicate any = compileWhere(*parseWhere("exception=*"), r);
+  EXPECT_FALSE(any(r.events[2]));  // the native frame on top of a cpu sample
 }
 
 }  // namespace

@@ -15,6 +15,12 @@ TEST(ResourceName, ParsesAndPrintsCanonically) {
   EXPECT_EQ(name.toString(), "threads[worker-1]/methods[a.B.c,a.B.d]/callers");
   EXPECT_EQ(name.selected(ResourceType::Methods), (std::vector<std::string>{"a.B.c", "a.B.d"}));
   EXPECT_TRUE(name.selected(ResourceType::Users).empty());
+
+  const ResourceName thrown = parseResourceName("exceptions[java.lang.Illegal*]/methods");
+  EXPECT_EQ(thrown.elements[0].type, ResourceType::Exceptions);
+  EXPECT_EQ(thrown.toString(), "exceptions[java.lang.Illegal*]/methods");
+  ASSERT_NE(thrown.filter(), nullptr);
+  EXPECT_EQ(thrown.filter()->field, WhereField::Exception);
 }
 
 TEST(ResourceName, QuotesValuesThatNeedIt) {
