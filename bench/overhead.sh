@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Measures, in one run, what cpu sampling costs a JVM, side by side with JDK Flight Recorder:
-#   1. overhead: time of bench/java FixedWork with the agent at 10 ms and 1 ms, and with JFR
-#      (settings=profile), each over a run without, in interleaved pairs; median ratio;
+#   1. overhead: time of bench/java FixedWork with the agent at 10 ms and 1 ms (and at 1 ms with
+#      native=no), and with JFR (settings=profile), each over a run without, in interleaved
+#      pairs; median ratio;
 #   2. samples taken vs due on a tight loop (due = the loop thread's CPU time / interval);
 #   3. bytes per sample at the margin: (size of an 8 s loop - size of a 2 s loop) / (their
 #      sample difference), which leaves out the fixed cost of headers, maps and start-up.
@@ -22,9 +23,12 @@ done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-configs=(none cpu10 cpu1 jfr)
+configs=(none cpu10 cpu1 cpu1java jfr)
+measured=("${configs[@]:1}")
+# cpu1java: mixed mode off (native=no), to tell what sampling the JVM's own threads and walking
+# native frames cost beside the Java walk.
 declare -A label=([cpu10]="stackscope cpu@10ms" [cpu1]="stackscope cpu@1ms"
-                  [jfr]="JFR settings=profile")
+                  [cpu1java]="stackscope @1ms native=no" [jfr]="JFR settings=profile")
 
 # The JVM options that turn a config on, recording to $tmp/CONFIG.
 config_options() {
@@ -32,6 +36,7 @@ config_options() {
     none) ;;
     cpu10) echo "-agentpath:$(realpath "$agent")=event=cpu,interval=10ms,file=$tmp/cpu10.ssr" ;;
     cpu1) echo "-agentpath:$(realpath "$agent")=event=cpu,interval=1ms,file=$tmp/cpu1.ssr" ;;
+    cpu1java) echo "-agentpath:$(realpath "$agent")=event=cpu,interval=1ms,native=no,file=$tmp/cpu1java.ssr" ;;
     # Without DebugNonSafepoints JDK 17's JFR takes almost no samples in some runs of the tight
     # loop (7 or 9 of ~800 due, seen here): give JFR its best setting, as its users are told to.
     jfr) echo "-XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints" \
@@ -83,12 +88,12 @@ echo
 #    CPU time of the whole process, which another load on the machine disturbs far less.
 for ((round = 1; round <= pairs; round++)); do
   order=("${configs[@]}")
-  ((round % 2 == 0)) || order=(jfr cpu1 cpu10 none)
+  ((round % 2 == 0)) || order=(jfr cpu1java cpu1 cpu10 none)
   for config in "${order[@]}"; do
     run "$config" work >"$tmp/time.$config"
   done
   read -r base_wall base_cpu base_work _ <"$tmp/time.none"
-  for config in cpu10 cpu1 jfr; do
+  for config in "${measured[@]}"; do
     read -r wall cpu work _ <"$tmp/time.$config"
     awk -v w=$work -v bw=$base_work -v p=$wall -v bp=$base_wall -v c=$cpu -v bc=$base_cpu \
       'BEGIN{printf "%.5f %.5f %.5f\n", w / bw, p / bp, c / bc}' >>"$tmp/ratios.$config"
@@ -106,7 +111,7 @@ summary() {
 if ((pairs > 0)); then  # PAIRS=0: the tight loop alone (samples, bytes per sample)
   printf 'Overhead: median (min-max) over %d interleaved pairs of time with / without\n' "$pairs"
   printf '%-22s %-22s %-22s %-22s\n' config "work phase, wall" "process, wall" "process, CPU"
-  for config in cpu10 cpu1 jfr; do
+  for config in "${measured[@]}"; do
     printf '%-22s %-22s %-22s %-22s\n' "${label[$config]}" "$(summary $config 1)" \
       "$(summary $config 2)" "$(summary $config 3)"
   done
