@@ -56,8 +56,12 @@ TEST_F(StatusSeries, EveryReportIsListedWithUnitsAndLiveThreadsAgreeAcrossModes)
       EXPECT_GT(r.at("heap_used_bytes").get<uint64_t>(), 0u);
       EXPECT_GE(r.at("live_threads").get<int>(), 1);
     }
-    // Most reports after the first have a machine load (the first has no earlier reading).
-    EXPECT_TRUE(reports.back().at("machine_cpu_pct").is_number());
+    // Most reports after the first have a machine load (the first has no earlier reading; the
+    // one written at shutdown may follow the previous within one clock tick, with nothing to
+    // compare: CI once saw the last one without a load).
+    size_t with_load = 0;
+    for (size_t i = 1; i < reports.size(); ++i) with_load += reports[i].at("machine_cpu_pct").is_number() ? 1 : 0;
+    EXPECT_GE(2 * with_load, reports.size() - 1) << status.dump(1);
     // main burns one core for most of the run: some report shows at least half a core busy.
     double max_cores = 0;
     for (const json& r : reports) max_cores = std::max(max_cores, r.at("process_cpu_cores").get<double>());
