@@ -17,6 +17,38 @@ std::optional<EventKind> kindOf(format::SampleKind kind, EventKind own) {
   return std::nullopt;
 }
 
+// A run's sparse columns, after the runs before it (`offset` events).
+template <typename T, size_t N>
+void appendColumns(const std::array<std::vector<std::pair<size_t, T>>, N>& run, size_t offset,
+                   std::array<std::vector<std::pair<size_t, T>>, N>& totals) {
+  for (size_t column = 0; column < N; ++column)
+    for (const auto& [index, value] : run[column]) totals[column].emplace_back(offset + index, value);
+}
+
+// Sparse columns made dense (0 where an event carries nothing); a column no event filled
+// stays empty. True when any column is filled.
+template <typename T, size_t N>
+bool densify(const std::array<std::vector<std::pair<size_t, T>>, N>& sparse, size_t events,
+             std::array<std::vector<T>, N>& dense) {
+  bool any = false;
+  for (size_t column = 0; column < N; ++column) {
+    if (sparse[column].empty()) continue;
+    any = true;
+    dense[column].assign(events, 0);
+    for (const auto& [index, value] : sparse[column]) dense[column][index] = value;
+  }
+  return any;
+}
+
+// Puts `column` (empty, or one entry per event) in the events' new order.
+template <typename T>
+void permute(std::vector<T>& column, const std::vector<uint32_t>& order) {
+  if (column.empty()) return;
+  std::vector<T> sorted(order.size());
+  for (size_t i = 0; i < order.size(); ++i) sorted[i] = column[order[i]];
+  column = std::move(sorted);
+}
+
 }  // namespace
 
 bool EventDecoder::accept(uint32_t id) {
@@ -63,16 +95,18 @@ void EventDecoder::addEvent(Event event) {
   out_.kinds_seen |= 1u << static_cast<unsigned>(event.kind);
 }
 
-// A collection is an event of no thread and no stack; its time metric is its duration.
+// A collection is an event of no thread and no stack; its time metric is its duration, its
+// labels the collector and the cause.
 void EventDecoder::gc(const format::GcRecord& g) {
   seen(g.time_ns);
   if (!window_.contains(g.time_ns)) return;
-  const uint64_t duration = g.duration_ns > 0 ? static_cast<uint64_t>(g.duration_ns) : 0;
+  const size_t index = out_.events.size();
   const MetricInfo& time = *findMetric(EventKind::Gc, "time");
-  out_.amounts[time.column].emplace_back(out_.events.size(), duration);
-  addEvent({g.time_ns, 0, 0, format::ThreadState::Unknown, 1, 0, EventKind::Gc});
+  out_.amounts[time.column].emplace_back(index, g.duration_ns > 0 ? static_cast<uint64_t>(g.duration_ns) : 0);
   const auto known = [&](uint32_t id) { return id < model_.strings.size() ? id : 0; };
-  out_.gcs.push_back({g.time_ns, static_cast<int64_t>(duration), known(g.collector), known(g.cause)});
+  if (const uint32_t collector = known(g.collector)) out_.labels[static_cast<size_t>(Label::Collector)].emplace_back(index, collector);
+  if (const uint32_t cause = known(g.cause)) out_.labels[static_cast<size_t>(Label::Cause)].emplace_back(index, cause);
+  addEvent({g.time_ns, 0, 0, format::ThreadState::Unknown, 1, 0, EventKind::Gc});
 }
 
 void EventDecoder::exception(const format::ExceptionRecord& e) {
@@ -117,9 +151,8 @@ void mergeEvents(Recording& rec, DecodedEvents&& run, DecodedEvents& totals) {
                          (!rec.events.empty() && !run.events.empty() && run.events.front().time_ns < rec.events.back().time_ns);
   // The first run's table was sized for all of them: later runs are appended, not reallocated.
   const size_t offset = rec.events.size();
-  for (size_t column = 0; column < kAmountColumns; ++column)
-    for (const auto& [index, value] : run.amounts[column]) totals.amounts[column].emplace_back(offset + index, value);
-  rec.gcs.insert(rec.gcs.end(), run.gcs.begin(), run.gcs.end());
+  appendColumns(run.amounts, offset, totals.amounts);
+  appendColumns(run.labels, offset, totals.labels);
   if (rec.events.empty()) rec.events = std::move(run.events);
   else rec.events.insert(rec.events.end(), run.events.begin(), run.events.end());
   rec.kinds_seen |= run.kinds_seen;
@@ -145,34 +178,24 @@ void mergeEvents(Recording& rec, DecodedEvents&& run, DecodedEvents& totals) {
 }
 
 void finishEvents(Recording& rec, const DecodedEvents& totals) {
-  // The stored quantities, dense: a column is empty or parallel to the events.
-  for (size_t column = 0; column < kAmountColumns; ++column) {
-    if (totals.amounts[column].empty()) continue;
-    rec.amounts[column].assign(rec.events.size(), 0);
-    for (const auto& [index, value] : totals.amounts[column]) rec.amounts[column][index] = value;
-  }
+  // The stored quantities and labels, dense: a column is empty or parallel to the events.
+  const bool has_amounts = densify(totals.amounts, rec.events.size(), rec.amounts);
+  const bool has_labels = densify(totals.labels, rec.events.size(), rec.labels);
+  const bool has_columns = has_amounts || has_labels;
   // Writers may emit events slightly out of order (a trace's events are written after the
   // samples taken meanwhile); statistics that follow a thread from event to event (call
-  // counts) need time order. The amount columns follow their events.
+  // counts) need time order. The columns follow their events.
   const auto by_time = [](const Event& a, const Event& b) { return a.time_ns < b.time_ns; };
-  const bool has_amounts = std::any_of(rec.amounts.begin(), rec.amounts.end(), [](const auto& c) { return !c.empty(); });
-  if (totals.out_of_order && !has_amounts) {
+  if (totals.out_of_order && !has_columns) {
     std::stable_sort(rec.events.begin(), rec.events.end(), by_time);
   } else if (totals.out_of_order) {
     std::vector<uint32_t> order(rec.events.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<uint32_t>(i);
     std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return by_time(rec.events[a], rec.events[b]); });
-    std::vector<Event> events(order.size());
-    for (size_t i = 0; i < order.size(); ++i) events[i] = rec.events[order[i]];
-    rec.events = std::move(events);
-    for (std::vector<uint64_t>& column : rec.amounts) {
-      if (column.empty()) continue;
-      std::vector<uint64_t> sorted(order.size());
-      for (size_t i = 0; i < order.size(); ++i) sorted[i] = column[order[i]];
-      column = std::move(sorted);
-    }
+    permute(rec.events, order);
+    for (std::vector<uint64_t>& column : rec.amounts) permute(column, order);
+    for (std::vector<uint32_t>& column : rec.labels) permute(column, order);
   }
-  std::stable_sort(rec.gcs.begin(), rec.gcs.end(), [](const GcPause& a, const GcPause& b) { return a.start_ns < b.start_ns; });
   // Events of no thread (collections) name thread 0: the table has its entry.
   if (rec.threads.empty() && !rec.events.empty()) rec.threads.resize(1);
   if (totals.missing_stacks)

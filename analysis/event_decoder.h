@@ -36,7 +36,7 @@ struct DecodedEvents {
   // Stored quantities of the events that carry one: (index in `events`, value) per column,
   // sparse, since most events carry none (Recording::amounts is dense once loaded).
   std::array<std::vector<std::pair<size_t, uint64_t>>, kAmountColumns> amounts;
-  std::vector<GcPause> gcs;
+  std::array<std::vector<std::pair<size_t, uint32_t>>, kLabelColumns> labels;  // the same for labels
 };
 
 // Ids index dense tables, so an id from a damaged or hostile file must not make us allocate

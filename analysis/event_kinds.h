@@ -29,6 +29,12 @@ enum class MetricSource : uint8_t {
 // Stored quantities per event (the columns of Recording::amounts): alloc has two, objects and bytes.
 inline constexpr size_t kAmountColumns = 2;
 
+// Names some events carry beside their stack (string ids, the columns of Recording::labels):
+// what a collection was (its collector) and why (its cause). Views group and filter by them
+// like by any other property of an event (group_stats.h, --where collector=…).
+enum class Label : uint8_t { Collector, Cause };
+inline constexpr size_t kLabelColumns = 2;
+
 struct MetricInfo {
   const char* name;   // as --metric takes it
   MetricUnit unit;

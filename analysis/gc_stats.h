@@ -1,42 +1,26 @@
-// The gc trace's collections by collector: what `report --view gc` lists. Collections are
-// process-wide, like status reports, so only time narrows them (a snapshot's intervals,
-// --from/--to), never a thread, a stack or an annotation.
+// The gc trace's collections by collector, with their causes: what `report --view gc` lists.
+// A composition of the common grouping (group_stats.h) over gc events, so every snapshot,
+// --where filter and resource name narrows it as it narrows any view.
 #pragma once
 
-#include <cstdint>
-#include <string>
 #include <vector>
 
-#include "analysis/selection.h"
+#include "analysis/group_stats.h"
 
 namespace stackscope::analysis {
 
-// Collections summed: how many, their time (the pauses, for stop-the-world collectors) and
-// the longest.
-struct GcPauseSum {
-  uint64_t count = 0;
-  int64_t total_ns = 0;
-  int64_t longest_ns = 0;
-  void add(const GcPause& pause);
-};
-
 struct CollectorStats {
-  std::string collector;  // HotSpot's name, "" when the recording does not say
-  GcPauseSum pauses;
-  int64_t longest_at_ns = 0;  // start of the longest
-  int64_t first_ns = 0;       // start of the first and of the last
-  int64_t last_ns = 0;
-  std::vector<std::pair<std::string, uint64_t>> causes;  // cause ("" unknown) and count, most frequent first
+  GroupStat pauses;              // in gc time: count (samples), total, longest (max) and when, first, last
+  std::vector<GroupStat> causes;  // in gc count, most frequent first
 };
 
 struct GcStats {
-  GcPauseSum all;
+  EventAggregate all;                      // every collection of the scope, in gc time
   std::vector<CollectorStats> collectors;  // most total time first
 };
 
-// Whether a collection that started at `time_ns` lies in the selection.
-bool selectsTime(const Selection& selection, int64_t time_ns);
-
-GcStats computeGcStats(const Recording& recording, const Selection& selection);
+// The gc events of `keep`, valued in gc time; nothing when `kind` is not gc (a recording
+// without the gc trace).
+GcStats computeGcStats(const Recording& recording, EventKind kind, const EventPredicate& keep);
 
 }  // namespace stackscope::analysis

@@ -7,36 +7,43 @@ namespace stackscope::analysis {
 
 namespace {
 
+bool byLabel(GroupBy by) { return by == GroupBy::Collector || by == GroupBy::Cause; }
+
+Label labelOf(GroupBy by) { return by == GroupBy::Collector ? Label::Collector : Label::Cause; }
+
 size_t keyCount(const Recording& recording, GroupBy by) {
   if (by == GroupBy::State) return format::kThreadStateCount;
   if (by == GroupBy::Exception) return recording.stacks.size();
+  if (byLabel(by)) return recording.strings.size() + 1;
   return recording.annotations.size() + 1;
 }
 
-size_t keyOf(GroupBy by, const Event& e) {
+size_t keyOf(const Recording& recording, GroupBy by, const Event& e) {
   if (by == GroupBy::State) return static_cast<size_t>(e.state);
   if (by == GroupBy::Exception) return e.kind == EventKind::Exception ? e.stack : 0;
+  if (byLabel(by)) return recording.label(e, labelOf(by));
   return e.annotation;
 }
 
-// Values per small integer key first (state, stack or annotation id), named once at the end:
-// the per-event work is one array add.
-std::vector<uint64_t> valueByKey(const Recording& recording, GroupBy by, const EventScope& scope, ViewTotals& totals) {
-  std::vector<uint64_t> values(keyCount(recording, by), 0);
+// Aggregates per small integer key first (state, stack, annotation or string id), named once
+// at the end: the per-event work is one array update.
+std::vector<EventAggregate> byKey(const Recording& recording, GroupBy by, const EventScope& scope, ViewTotals& totals) {
+  std::vector<EventAggregate> keys(keyCount(recording, by));
   totals = forEachEvent(recording, scope, [&](const Event& e, uint64_t value) {
-    const size_t key = keyOf(by, e);
-    if (key < values.size()) values[key] += value;
+    const size_t key = keyOf(recording, by, e);
+    if (key < keys.size()) keys[key].add(e, value);
   });
-  return values;
+  return keys;
 }
 
 // The group of a key: (unset, value).
 std::pair<bool, std::string> groupOf(const Recording& recording, GroupBy by, size_t key) {
+  const auto value = [](std::string_view name) {
+    return name.empty() ? std::pair<bool, std::string>{true, kNoValue} : std::pair<bool, std::string>{false, std::string(name)};
+  };
   if (by == GroupBy::State) return {false, format::threadStateName(static_cast<format::ThreadState>(key))};
-  if (by == GroupBy::Exception) {
-    const std::string_view thrown = recording.thrownClass(static_cast<uint32_t>(key));
-    return thrown.empty() ? std::pair<bool, std::string>{true, kNoValue} : std::pair<bool, std::string>{false, std::string(thrown)};
-  }
+  if (by == GroupBy::Exception) return value(recording.thrownClass(static_cast<uint32_t>(key)));
+  if (byLabel(by)) return key == 0 ? value("") : std::pair<bool, std::string>{false, recording.string(static_cast<uint32_t>(key))};
   if (key == 0 || key >= recording.annotations.size()) return {true, kNoValue};
   const uint32_t id = recording.annotations[key][static_cast<size_t>(by) - static_cast<size_t>(GroupBy::User)];
   if (id == 0) return {true, kNoValue};
@@ -47,11 +54,17 @@ std::pair<bool, std::string> groupOf(const Recording& recording, GroupBy by, siz
 
 GroupStats computeGroupStats(const Recording& recording, GroupBy by, const EventScope& scope) {
   GroupStats stats;
-  const std::vector<uint64_t> values = valueByKey(recording, by, scope, stats.totals);
-  std::map<std::pair<bool, std::string>, uint64_t> by_group;  // several annotations share one user, say
-  for (size_t key = 0; key < values.size(); ++key)
-    if (values[key] != 0) by_group[groupOf(recording, by, key)] += values[key];
-  for (auto& [group, value] : by_group) stats.groups.push_back({group.second, value, group.first});
+  const std::vector<EventAggregate> keys = byKey(recording, by, scope, stats.totals);
+  std::map<std::pair<bool, std::string>, EventAggregate> by_group;  // several annotations share one user, say
+  for (size_t key = 0; key < keys.size(); ++key)
+    if (keys[key].events != 0) by_group[groupOf(recording, by, key)].merge(keys[key]);
+  for (auto& [group, sum] : by_group) {
+    GroupStat stat;
+    static_cast<EventAggregate&>(stat) = sum;
+    stat.name = group.second;
+    stat.unset = group.first;
+    stats.groups.push_back(std::move(stat));
+  }
   std::stable_sort(stats.groups.begin(), stats.groups.end(), [](auto& a, auto& b) { return a.value > b.value; });
   return stats;
 }

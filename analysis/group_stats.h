@@ -1,5 +1,6 @@
 // The metric's value of the events grouped by one property of the event: its thread state,
-// or one field of its thread's annotation (user, session, request, application, component).
+// one field of its thread's annotation (user, session, request, application, component), the
+// thrown class of an exception, or one of its labels (a collection's collector or cause).
 // Unset values form their own group, named "(none)" and marked unset.
 #pragma once
 
@@ -11,11 +12,12 @@
 
 namespace stackscope::analysis {
 
-enum class GroupBy { State, User, Session, Request, Application, Component, Exception };
+enum class GroupBy { State, User, Session, Request, Application, Component, Exception, Collector, Cause };
 
-struct GroupStat {
-  std::string name;  // the state or annotation value; kNoValue when unset
-  uint64_t value = 0;
+// A group's value (`value`, in the metric) and the rest of what its events add up to: how
+// many, the largest single value and when, the first and last time (EventAggregate).
+struct GroupStat : EventAggregate {
+  std::string name;  // the state, annotation value or label; kNoValue when unset
   bool unset = false;  // tells the unset group from a value that happens to read "(none)"
 };
 

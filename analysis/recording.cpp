@@ -42,6 +42,14 @@ std::string_view Recording::thrownClass(uint32_t id) const {
   return name;
 }
 
+uint32_t Recording::label(const Event& event, Label label) const {
+  const std::vector<uint32_t>& column = labels[static_cast<size_t>(label)];
+  // Compared as integers: an event from elsewhere (a copy) is not ordered with `events`.
+  const auto at = reinterpret_cast<uintptr_t>(&event), begin = reinterpret_cast<uintptr_t>(events.data());
+  const size_t index = (at - begin) / sizeof(Event);
+  return at >= begin && index < column.size() ? column[index] : 0;
+}
+
 uint64_t Recording::lostTotal() const {
   uint64_t total = 0;
   for (const auto& [reason, count] : lost) total += count;

@@ -72,15 +72,6 @@ struct Event {
 };
 static_assert(sizeof(Event) == 24);
 
-// One garbage collection of the gc trace, beside its event (kind gc): what the event has no
-// field for, the collector and the cause, for the gc view (gc_stats.h).
-struct GcPause {
-  int64_t start_ns = 0;
-  int64_t duration_ns = 0;
-  uint32_t collector = 0;  // string ids, 0 = unknown
-  uint32_t cause = 0;
-};
-
 // Who a thread worked for at a sample: a string id per format::AnnotationField, 0 = unset.
 using Annotation = std::array<uint32_t, format::kAnnotationFieldCount>;
 
@@ -105,8 +96,10 @@ struct Recording {
   // Quantities the events of some kinds carry (MetricSource::Amount), one column each, every
   // column either empty (no event carries it) or parallel to `events`.
   std::array<std::vector<uint64_t>, kAmountColumns> amounts;
+  // Names some events carry (event_kinds.h, Label), string ids, 0 = none; every column either
+  // empty or parallel to `events`, like `amounts`.
+  std::array<std::vector<uint32_t>, kLabelColumns> labels;
   uint32_t kinds_seen = 0;  // bit per EventKind with events in `events`: the loader keeps it
-  std::vector<GcPause> gcs;  // the gc trace's collections in the window, by start time
   std::vector<format::StatusRecord> statuses;
   std::vector<format::MarkerRecord> markers;  // every marker of the recording, whatever the window
   std::map<format::LostReason, uint64_t> lost;  // samples due but not taken, by reason
@@ -127,6 +120,9 @@ struct Recording {
   // An exception event's class, from the pseudo-frame on top of its stack (docs/format.md,
   // Exception): "java.lang.IllegalStateException", caught or not; "" for any other stack.
   std::string_view thrownClass(uint32_t stack) const;
+  // The label of an event of `events` (views and predicates are handed elements of it, so the
+  // event's place in it is its index in the columns); 0 when it carries none.
+  uint32_t label(const Event& event, Label label) const;
   uint64_t lostTotal() const;
   // Length of the window actually covered: the window clipped to [0, end_ns].
   int64_t viewDurationNs() const;

@@ -25,7 +25,7 @@ constexpr TypeInfo kTypes[] = {
     {"components", ResourceType::Components, true, WhereField::Component},
     {"vthreads", ResourceType::VThreads, false, WhereField::Path},
     {"status", ResourceType::Status, false, WhereField::Path},
-    {"gc", ResourceType::Gc, false, WhereField::Path},
+    {"gc", ResourceType::Gc, true, WhereField::Collector},
     {"exceptions", ResourceType::Exceptions, true, WhereField::Exception},
 };
 

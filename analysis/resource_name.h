@@ -30,7 +30,7 @@ enum class ResourceType {
   Components,
   VThreads,      // view: virtual threads (count, carriers, states, hottest stacks)
   Status,        // view: every status report (process-wide: nothing narrows it but time)
-  Gc,            // view: the gc trace's collections by collector (process-wide, like status)
+  Gc,            // selection: the collector (glob); view: the gc trace's collections by collector
   Exceptions,    // selection: the thrown class (glob); view: exception events by class
 };
 

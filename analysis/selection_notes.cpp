@@ -72,17 +72,19 @@ std::vector<std::string> selectionNotes(const Selection& selection, const Record
     return notes;
   }
   const ResourceType view = selection.resource.view().type;
-  if (view == ResourceType::Status || view == ResourceType::Gc) {
-    // Status reports and collections belong to the process, not to a thread or a stack.
+  if (view == ResourceType::Status) {
+    // Status reports belong to the process, not to a thread or a stack.
     const bool narrowed = !selection.filters.empty() ||
                           std::any_of(selection.resource.elements.begin(), selection.resource.elements.end(),
                                       [](const ResourceElement& e) { return !e.values.empty(); });
-    const std::string what = view == ResourceType::Status ? "status reports" : "garbage collections";
-    if (narrowed) notes.push_back(what + " are process-wide: only time narrows them, not --where or navigation steps");
-    if (view == ResourceType::Status && statusSeries(recording, selection).empty())
-      notes.push_back("the selected time holds no status report");
+    if (narrowed)
+      notes.push_back("status reports are process-wide: only time narrows them; --where and navigation steps narrow only "
+                      "the gc trace's pauses beside them");
+    if (statusSeries(recording, selection, {}).empty()) notes.push_back("the selected time holds no status report");
     return notes;
   }
+  // Without the gc trace the gc view says so itself.
+  if (view == ResourceType::Gc && kind != EventKind::Gc) return notes;
   if (!keepsAny(selection, recording, kind)) notes.push_back(emptinessReason(selection, recording, kind));
   return notes;
 }

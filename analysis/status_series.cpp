@@ -4,7 +4,7 @@
 
 namespace stackscope::analysis {
 
-std::vector<StatusRow> statusSeries(const Recording& recording, const Selection& selection) {
+std::vector<StatusRow> statusSeries(const Recording& recording, const Selection& selection, const EventPredicate& keep) {
   std::vector<StatusRow> rows;
   for (const format::StatusRecord& s : recording.statuses) {
     const bool inside = std::any_of(selection.intervals.begin(), selection.intervals.end(),
@@ -28,14 +28,13 @@ std::vector<StatusRow> statusSeries(const Recording& recording, const Selection&
   std::stable_sort(rows.begin(), rows.end(), [](const StatusRow& a, const StatusRow& b) { return a.time_ns < b.time_ns; });
   const std::vector<EventKind> kinds = recording.eventKinds();
   if (std::find(kinds.begin(), kinds.end(), EventKind::Gc) == kinds.end()) return rows;
-  // The pauses on the timeline: recording.gcs is in start order, as the rows are.
-  auto pause = recording.gcs.begin();
-  for (StatusRow& row : rows) {
-    GcPauseSum sum;
-    for (; pause != recording.gcs.end() && pause->start_ns <= row.time_ns; ++pause)
-      if (selectsTime(selection, pause->start_ns)) sum.add(*pause);
-    row.gc_pauses = sum;
-  }
+  // The pauses on the timeline: events come in time order, as the rows do.
+  for (StatusRow& row : rows) row.gc_pauses = EventAggregate{};
+  size_t row = 0;
+  forEachEvent(recording, {EventKind::Gc, findMetric(EventKind::Gc, "time"), keep}, [&](const Event& e, uint64_t value) {
+    while (row < rows.size() && rows[row].time_ns < e.time_ns) ++row;
+    if (row < rows.size()) rows[row].gc_pauses->add(e, value);
+  });
   return rows;
 }
 

@@ -7,7 +7,6 @@
 #include <optional>
 #include <vector>
 
-#include "analysis/gc_stats.h"
 #include "analysis/selection.h"
 
 namespace stackscope::analysis {
@@ -26,13 +25,13 @@ struct StatusRow {
   uint64_t heap_used = 0;                 // bytes
   uint64_t heap_committed = 0;            // bytes
   uint32_t live_threads = 0;              // Java threads but the agent's own
-  // With the gc trace: its collections that started after the report before this one
-  // (in the selection) up to this one; unset without the trace.
-  std::optional<GcPauseSum> gc_pauses;
+  // With the gc trace: its collections (in gc time) that started after the report before this
+  // one up to this one, among the events `keep` selects; unset without the trace.
+  std::optional<EventAggregate> gc_pauses;
 };
 
 // The reports of `recording` (loaded for the selection's hull) inside the selection's
-// intervals, in time order.
-std::vector<StatusRow> statusSeries(const Recording& recording, const Selection& selection);
+// intervals, in time order, with the gc events that `keep` selects (the selection's predicate).
+std::vector<StatusRow> statusSeries(const Recording& recording, const Selection& selection, const EventPredicate& keep);
 
 }  // namespace stackscope::analysis

@@ -9,6 +9,23 @@ EventScope ownEvents(const Recording& recording, EventPredicate keep) {
   return {kind, &defaultMetric(kind), std::move(keep)};
 }
 
+void EventAggregate::merge(const EventAggregate& other) {
+  if (other.events == 0) return;
+  if (events == 0) {
+    *this = other;
+    return;
+  }
+  first_ns = std::min(first_ns, other.first_ns);
+  last_ns = std::max(last_ns, other.last_ns);
+  if (other.max > max || (other.max == max && other.max_at_ns < max_at_ns)) {
+    max = other.max;
+    max_at_ns = other.max_at_ns;
+  }
+  events += other.events;
+  samples += other.samples;
+  value += other.value;
+}
+
 MetricValue::MetricValue(const Recording& recording, const MetricInfo& metric) {
   switch (metric.source) {
     case MetricSource::Weight: scale_ = 1; return;

@@ -32,6 +32,32 @@ struct ViewTotals {
   uint64_t value = 0;
 };
 
+// What a set of events adds up to beyond their total: how many, the largest single value and
+// when it happened, when the first and the last happened. Any metric of any kind: the longest
+// collection in gc time, the longest wait in lock time.
+struct EventAggregate {
+  uint64_t events = 0;
+  uint64_t samples = 0;  // the samples or occurrences the events stand for
+  uint64_t value = 0;    // in the metric
+  uint64_t max = 0;      // the largest value of one event
+  int64_t max_at_ns = 0;  // the time of the first event with that value
+  int64_t first_ns = 0;   // the time of the earliest event and of the latest
+  int64_t last_ns = 0;
+
+  void add(const Event& event, uint64_t v) {
+    if (events == 0 || event.time_ns < first_ns) first_ns = event.time_ns;
+    if (events == 0 || event.time_ns > last_ns) last_ns = event.time_ns;
+    if (events == 0 || v > max || (v == max && event.time_ns < max_at_ns)) {
+      max = v;
+      max_at_ns = event.time_ns;
+    }
+    ++events;
+    samples += event.weight;
+    value += v;
+  }
+  void merge(const EventAggregate& other);
+};
+
 // Share of the view's value, in percent; an empty view has 0 everywhere.
 inline double percent(uint64_t part, uint64_t whole) {
   return whole == 0 ? 0.0 : 100.0 * static_cast<double>(part) / static_cast<double>(whole);

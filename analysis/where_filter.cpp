@@ -96,6 +96,12 @@ class Condition : public Node {
       case WhereField::Exception:
         return event.kind == EventKind::Exception &&
                cached(event.stack, [&] { return glob(value_, std::string(recording_.thrownClass(event.stack))); });
+      // An unset label matches no value, as an unset annotation field.
+      case WhereField::Collector:
+      case WhereField::Cause: {
+        const uint32_t label = recording_.label(event, field_ == WhereField::Collector ? Label::Collector : Label::Cause);
+        return label != 0 && cached(label, [&] { return glob(value_, recording_.string(label)); });
+      }
     }
     return false;
   }
@@ -178,7 +184,9 @@ Dimension dimensionOf(const WhereNode& node) {
       case WhereField::Path: return Dimension::Stack;
       case WhereField::State: return Dimension::State;
       case WhereField::Event: return Dimension::Kind;
-      case WhereField::Exception: return Dimension::Mixed;  // stack and kind
+      case WhereField::Exception:  // stack and kind
+      case WhereField::Collector:  // the event's labels
+      case WhereField::Cause: return Dimension::Mixed;
       default: return Dimension::Annotation;
     }
   }

@@ -23,6 +23,7 @@ constexpr FieldName kFields[] = {
     {"user", WhereField::User},       {"session", WhereField::Session},
     {"request", WhereField::Request}, {"application", WhereField::Application},
     {"component", WhereField::Component}, {"exception", WhereField::Exception},
+    {"collector", WhereField::Collector}, {"cause", WhereField::Cause},
 };
 
 std::string fieldList() {

@@ -35,6 +35,8 @@ enum class WhereField {
   Application,
   Component,
   Exception,    // the class of an exception event's thrown exception (glob on "pkg.Class")
+  Collector,    // a collection's collector and cause (globs; labels, event_kinds.h)
+  Cause,
 };
 
 enum class WhereOp { Equal, NotEqual, Contains };

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include "analysis/load.h"
@@ -22,7 +23,7 @@ namespace stackscope::cli {
 namespace {
 
 constexpr int64_t kDefaultTextRows = 30;  // a terminal's worth; JSON is for programs and gets all
-constexpr const char* kCacheFormat = "report-view 3";  // bump when the output of a view changes
+constexpr const char* kCacheFormat = "report-view 4";  // bump when the output of a view changes
 
 struct ReportArgs {
   std::string file;
@@ -75,13 +76,16 @@ void checkEventName(const std::string& name) {
   throw UserError("--event '" + name + "': no such event kind (known: " + kindList(known) + ")");
 }
 
-// Without --event: exception events when the resource name selects or views exceptions (only
-// they have a thrown class), else the recording's own kind.
+// Without --event: the kind a resource name's element is about when the recording has it
+// (exceptions[…] and the exceptions view: exception events, which alone have a thrown class;
+// gc[…] and the gc view: collections), else the recording's own kind.
 analysis::EventKind defaultKind(const analysis::Selection& selection, const std::vector<analysis::EventKind>& kinds) {
-  for (const analysis::ResourceElement& element : selection.resource.elements)
-    if (element.type == analysis::ResourceType::Exceptions &&
-        std::find(kinds.begin(), kinds.end(), analysis::EventKind::Exception) != kinds.end())
-      return analysis::EventKind::Exception;
+  for (const analysis::ResourceElement& element : selection.resource.elements) {
+    const auto kind = element.type == analysis::ResourceType::Exceptions ? std::optional(analysis::EventKind::Exception)
+                      : element.type == analysis::ResourceType::Gc       ? std::optional(analysis::EventKind::Gc)
+                                                                         : std::nullopt;
+    if (kind && std::find(kinds.begin(), kinds.end(), *kind) != kinds.end()) return *kind;
+  }
   return kinds.front();
 }
 
@@ -94,7 +98,13 @@ void chooseEvents(const ReportArgs& args, const analysis::Selection& selection, 
   options.event = args.event.empty() ? defaultKind(selection, kinds) : *analysis::parseEventKind(args.event);
   if (std::find(kinds.begin(), kinds.end(), options.event) == kinds.end())
     throw UserError("--event " + args.event + ": the recording has no " + args.event + " events; it has: " + kindList(kinds));
-  options.metric = args.metric.empty() ? &analysis::defaultMetric(options.event) : analysis::findMetric(options.event, args.metric);
+  // The gc view sums collections' time: its longest and mean pauses are times.
+  const bool gc_view = selection.resource.view().type == analysis::ResourceType::Gc;
+  if (gc_view && ((!args.event.empty() && options.event != analysis::EventKind::Gc) || (!args.metric.empty() && args.metric != "time")))
+    throw UserError("the gc view counts gc events in time: leave out --event and --metric, or give --event gc --metric time");
+  const bool gc_time = gc_view && options.event == analysis::EventKind::Gc && args.metric.empty();
+  const std::string metric = gc_time ? "time" : args.metric;
+  options.metric = metric.empty() ? &analysis::defaultMetric(options.event) : analysis::findMetric(options.event, metric);
   if (!options.metric)
     throw UserError("--metric " + args.metric + ": " + analysis::eventKindName(options.event) + " events have no metric '" +
                     args.metric + "'; they have: " + analysis::metricList(options.event));
@@ -183,7 +193,7 @@ Command addReportCommand(CLI::App& parent) {
       "  status        every status report: process and machine CPU load, GC count and time, heap\n"
       "                used and committed, live threads (process-wide: only time narrows it)\n"
       "  gc            the gc trace's collections by collector: count, total, longest and mean pause,\n"
-      "                first and last, causes (record -e cpu,gc; process-wide: only time narrows it)\n"
+      "                first and last, causes (record -e cpu,gc); 'gc[G1*]' selects collectors\n"
       "  exceptions    exceptions by thrown class (record -e cpu,exception);\n"
       "                'exceptions[java.io.*]/methods': where those were thrown\n"
       "In a resource name every element but the last narrows the samples: methods[a,b] keeps samples\n"
@@ -191,7 +201,7 @@ Command addReportCommand(CLI::App& parent) {
       "Times are offsets from the recording's start: --from 1m40s --to 5m, the window is [from, to).\n"
       "--where: thread, tid, class, method, package (of the top frame), path~M (M anywhere on the\n"
       "stack), state, event, user, session, request, application, component, exception (the\n"
-      "thrown class, on exception events); with =, != (globs),\n"
+      "thrown class, on exception events), collector, cause (on gc events); with =, != (globs),\n"
       "and, or, not, parentheses: --where 'user=u1 and not state=sleeping'.\n"
       "Methods are named pkg.Class.method; overloads with their parameters, as the report shows them:\n"
       "methods[pkg.Main.work(int)], --where 'method=pkg.Main.work(int, String)', or a JVM descriptor\n"

@@ -76,14 +76,14 @@ void writeView(std::ostream& out, const analysis::Recording& rec, const analysis
     }
     case ResourceType::Status: {
       const analysis::ViewTotals totals = analysis::forEachEvent(rec, scope, [](const analysis::Event&, uint64_t) {});
-      const auto rows = analysis::statusSeries(rec, selection);
+      const auto rows = analysis::statusSeries(rec, selection, scope.keep);
       if (json) exporting::writeJson(out, exporting::statusJson(rec, rows, totals, options));
       else exporting::writeStatusText(out, rec, rows, totals, options);
       return;
     }
     case ResourceType::Gc: {
       const analysis::ViewTotals totals = analysis::forEachEvent(rec, scope, [](const analysis::Event&, uint64_t) {});
-      const auto stats = analysis::computeGcStats(rec, selection);
+      const auto stats = analysis::computeGcStats(rec, options.event, scope.keep);
       if (json) exporting::writeJson(out, exporting::gcJson(rec, stats, totals, options));
       else exporting::writeGcText(out, rec, stats, totals, options);
       return;

@@ -54,10 +54,10 @@ void writeStatusText(std::ostream& out, const analysis::Recording& rec, const st
                                    formatDuration(static_cast<int64_t>(r.gc_time_ns)), formatBytes(r.heap_used),
                                    formatBytes(r.heap_committed), std::to_string(r.live_threads)};
     if (pauses) {
-      const analysis::GcPauseSum sum = r.gc_pauses.value_or(analysis::GcPauseSum{});
-      cells.push_back(std::to_string(sum.count));
-      cells.push_back(formatDuration(sum.total_ns));
-      cells.push_back(formatDuration(sum.longest_ns));
+      const analysis::EventAggregate sum = r.gc_pauses.value_or(analysis::EventAggregate{});
+      cells.push_back(std::to_string(sum.samples));
+      cells.push_back(formatDuration(static_cast<int64_t>(sum.value)));
+      cells.push_back(formatDuration(static_cast<int64_t>(sum.max)));
     }
     table.addRow(cells);
   }
@@ -82,9 +82,9 @@ Json statusJson(const analysis::Recording& rec, const std::vector<analysis::Stat
                        {"heap_used_bytes", r.heap_used},
                        {"heap_committed_bytes", r.heap_committed},
                        {"live_threads", r.live_threads},
-                       {"gc_pauses", r.gc_pauses ? Json{{"count", r.gc_pauses->count},
-                                                        {"total_ns", r.gc_pauses->total_ns},
-                                                        {"longest_ns", r.gc_pauses->longest_ns}}
+                       {"gc_pauses", r.gc_pauses ? Json{{"count", r.gc_pauses->samples},
+                                                        {"total_ns", r.gc_pauses->value},
+                                                        {"longest_ns", r.gc_pauses->max}}
                                                   : Json(nullptr)}});
   }
   json["status_reports"] = rows.size();

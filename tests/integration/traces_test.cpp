@@ -56,6 +56,20 @@ TEST_F(Traces, ForcedCollectionsAreCountedExactlyWithTheirCause) {
   EXPECT_GT(time_ns, 0);
   EXPECT_EQ(gc.at("time_ns"), time_ns);
 
+  // The gc view is a view of gc events like any other: filters, resource names and time
+  // narrow it. Every cause is System.gc(); no collector is named NoSuch; the window from
+  // the last collection's start holds that one alone (collections do not overlap).
+  EXPECT_EQ(report(path, {"--view", "gc", "--where", "cause=System.gc()"}).at("collections"), kCollections);
+  EXPECT_EQ(report(path, {"--view", "gc", "--where", "cause!=System.gc()"}).at("collections"), 0);
+  EXPECT_EQ(report(path, {"--view", "gc[NoSuch*]"}).at("collections"), 0);
+  int64_t last_ns = 0;
+  for (const json& c : gc.at("collectors")) {
+    const std::string name = c.at("collector");
+    EXPECT_EQ(report(path, {"--view", "gc[\"" + name + "\"]"}).at("collections"), c.at("count")) << name;
+    last_ns = std::max(last_ns, c.at("last_ns").get<int64_t>());
+  }
+  EXPECT_EQ(report(path, {"--view", "gc", "--from", std::to_string(last_ns) + "ns"}).at("collections"), 1);
+
   // The same collections as events of kind gc, in every view, and on the status timeline.
   const json threads = report(path, {"--event", "gc", "--metric", "time", "--view", "threads"});
   EXPECT_EQ(threads.at("total"), time_ns) << threads.dump(1);
@@ -63,6 +77,11 @@ TEST_F(Traces, ForcedCollectionsAreCountedExactlyWithTheirCause) {
   uint64_t on_timeline = 0;
   for (const json& r : status.at("reports")) on_timeline += r.at("gc_pauses").at("count").get<uint64_t>();
   EXPECT_EQ(on_timeline, uint64_t{kCollections}) << status.dump(1);
+  // Navigation narrows the pauses on the timeline, as it narrows every view's events.
+  uint64_t none_on_timeline = 0;
+  for (const json& r : report(path, {"--view", "gc[NoSuch*]/status"}).at("reports"))
+    none_on_timeline += r.at("gc_pauses").at("count").get<uint64_t>();
+  EXPECT_EQ(none_on_timeline, 0u);
   // The JVMTI events the status reports count (every run has them) agree.
   EXPECT_EQ(status.at("reports").back().at("gc_count"), kCollections);
 }

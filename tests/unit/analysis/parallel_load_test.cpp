@@ -18,7 +18,8 @@ using namespace stackscope::testing;
 
 // `chunks` small chunks; each chunk's first sample is a little earlier than the previous chunk's
 // last (an inversion across a boundary, which a split between two threads can fall on);
-// wall samples beside cpu ones; a virtual thread on two carriers; threads that start and end.
+// wall samples beside cpu ones; a virtual thread on two carriers; threads that start and end;
+// collections (a duration and two labels each) written after the samples, earlier in time.
 void writeManyChunks(const std::string& path, int chunks) {
   format::RecordingWriter w;
   if (!w.open(path)) throw std::runtime_error(w.lastError());
@@ -31,6 +32,7 @@ void writeManyChunks(const std::string& path, int chunks) {
   w.writeThread(virtual_thread);
   const format::Frame frame{1, 0};
   const uint32_t stack = w.internStack(&frame, 1);
+  const uint32_t young = w.internString("young"), cause = w.internString("Allocation Failure");
   int64_t t = 0;
   for (int chunk = 0; chunk < chunks; ++chunk) {
     t -= 2 * kMs;  // earlier than the last sample of the chunk before
@@ -41,6 +43,7 @@ void writeManyChunks(const std::string& path, int chunks) {
       wall.kind = format::SampleKind::Wall;
       w.writeSample(wall);
     }
+    w.writeGc({t - 5 * kMs, 1000 + chunk, chunk % 3 ? young : 0, chunk % 2 ? cause : 0});
     w.writeStatus({t, static_cast<uint32_t>(chunk), 0, 0, 1, 2, 3});
     w.writeLost({t, chunk % 2 ? format::LostReason::NotWalkable : format::LostReason::BufferFull, 1});
     w.writeThreadEnd({t, static_cast<uint32_t>(1 + chunk % 2)});
@@ -58,6 +61,8 @@ void expectSameModel(const Recording& a, const Recording& b, const std::string& 
         << what << ", event " << i;
   }
   EXPECT_EQ(a.kinds_seen, b.kinds_seen) << what;
+  EXPECT_EQ(a.amounts, b.amounts) << what;
+  EXPECT_EQ(a.labels, b.labels) << what;
   ASSERT_EQ(a.statuses.size(), b.statuses.size()) << what;
   for (size_t i = 0; i < a.statuses.size(); ++i) EXPECT_EQ(a.statuses[i].time_ns, b.statuses[i].time_ns) << what;
   EXPECT_EQ(a.lost, b.lost) << what;
@@ -91,6 +96,16 @@ TEST(ParallelLoad, AnyNumberOfThreadsBuildsTheSequentialModel) {
   const Recording many = loadRecording(dir.file("many.ssr"), {}, 3);
   EXPECT_EQ(many.threads[3].carriers, (std::vector<uint32_t>{1, 2}));
   for (size_t i = 1; i < many.events.size(); ++i) ASSERT_LE(many.events[i - 1].time_ns, many.events[i].time_ns) << i;
+  // The collections kept their columns through the merge and the time sort.
+  uint64_t gcs = 0;
+  for (size_t i = 0; i < many.events.size(); ++i) {
+    if (many.events[i].kind != EventKind::Gc) continue;
+    const uint64_t chunk = many.amounts[0][i] - 1000;
+    EXPECT_EQ(many.string(many.label(many.events[i], Label::Collector)), chunk % 3 ? "young" : "") << i;
+    EXPECT_EQ(many.string(many.label(many.events[i], Label::Cause)), chunk % 2 ? "Allocation Failure" : "") << i;
+    ++gcs;
+  }
+  EXPECT_EQ(gcs, 40u);
 }
 
 }  // namespace

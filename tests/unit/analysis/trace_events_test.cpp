@@ -1,12 +1,15 @@
 // The traces' records in the model: a collection is an event of kind gc whose time metric is
-// its duration, kept with its event through the time sort (the writer puts a trace's events
-// after the samples of the same moment); the gc view sums them by collector; an exception is
-// an event of kind exception with its thread and stack.
+// its duration and whose labels are its collector and cause, kept with its event through the
+// time sort (the writer puts a trace's events after the samples of the same moment); the gc
+// view groups them by collector, narrowed like any view; an exception is an event of kind
+// exception with its thread and stack.
 #include <gtest/gtest.h>
 
 #include "analysis/gc_stats.h"
 #include "analysis/load.h"
+#include "analysis/status_series.h"
 #include "analysis/view.h"
+#include "analysis/where_filter.h"
 #include "fixture.h"
 #include "format/writer.h"
 
@@ -14,12 +17,6 @@ namespace stackscope::analysis {
 namespace {
 
 using namespace stackscope::testing;
-
-Selection everything() {
-  Selection selection;
-  selection.intervals = {TimeWindow{}};
-  return selection;
-}
 
 TEST(TraceEvents, CollectionsKeepTheirDurationsThroughTheTimeSort) {
   TempDir dir;
@@ -54,24 +51,56 @@ TEST(TraceEvents, CollectionsKeepTheirDurationsThroughTheTimeSort) {
   const ViewTotals cpu = forEachEvent(r, {EventKind::Cpu, &defaultMetric(EventKind::Cpu), {}}, [](const Event&, uint64_t) {});
   EXPECT_EQ(cpu.samples, 5u);
 
-  const GcStats stats = computeGcStats(r, everything());
-  EXPECT_EQ(stats.all.count, 3u);
-  EXPECT_EQ(stats.all.total_ns, 157);
-  EXPECT_EQ(stats.all.longest_ns, 100);
-  ASSERT_EQ(stats.collectors.size(), 2u);
-  EXPECT_EQ(stats.collectors[0].collector, "young");  // most time first
-  EXPECT_EQ(stats.collectors[0].pauses.count, 2u);
-  EXPECT_EQ(stats.collectors[0].longest_at_ns, 15);
-  EXPECT_EQ(stats.collectors[0].first_ns, 15);
-  EXPECT_EQ(stats.collectors[0].last_ns, 35);
-  ASSERT_EQ(stats.collectors[0].causes.size(), 1u);
-  EXPECT_EQ(stats.collectors[0].causes[0], (std::pair<std::string, uint64_t>{"Allocation Failure", 2}));
-  EXPECT_EQ(stats.collectors[1].collector, "full");
+  std::vector<std::pair<std::string, std::string>> labels;  // (collector, cause) in event order
+  for (const Event& e : r.events)
+    if (e.kind == EventKind::Gc) labels.emplace_back(r.string(r.label(e, Label::Collector)), r.string(r.label(e, Label::Cause)));
+  EXPECT_EQ(labels, (std::vector<std::pair<std::string, std::string>>{
+                        {"full", "System.gc()"}, {"young", "Allocation Failure"}, {"young", "Allocation Failure"}}));
 
-  // Only time narrows collections.
-  Selection early;
-  early.intervals = {TimeWindow{0, 20}};
-  EXPECT_EQ(computeGcStats(r, early).all.count, 2u);
+  const GcStats stats = computeGcStats(r, EventKind::Gc, {});
+  EXPECT_EQ(stats.all.samples, 3u);
+  EXPECT_EQ(stats.all.value, 157u);
+  EXPECT_EQ(stats.all.max, 100u);
+  ASSERT_EQ(stats.collectors.size(), 2u);
+  const GroupStat& young_pauses = stats.collectors[0].pauses;
+  EXPECT_EQ(young_pauses.name, "young");  // most time first
+  EXPECT_EQ(young_pauses.samples, 2u);
+  EXPECT_EQ(young_pauses.value, 150u);
+  EXPECT_EQ(young_pauses.max, 100u);
+  EXPECT_EQ(young_pauses.max_at_ns, 15);
+  EXPECT_EQ(young_pauses.first_ns, 15);
+  EXPECT_EQ(young_pauses.last_ns, 35);
+  ASSERT_EQ(stats.collectors[0].causes.size(), 1u);
+  EXPECT_EQ(stats.collectors[0].causes[0].name, "Allocation Failure");
+  EXPECT_EQ(stats.collectors[0].causes[0].value, 2u);
+  EXPECT_EQ(stats.collectors[1].pauses.name, "full");
+  // Without the gc trace's events, nothing.
+  EXPECT_TRUE(computeGcStats(r, EventKind::Cpu, {}).collectors.empty());
+
+  // Narrowed as any view: by time (a snapshot's intervals are a predicate) and by --where on
+  // the labels.
+  const GcStats early = computeGcStats(r, EventKind::Gc, [](const Event& e) { return e.time_ns < 20; });
+  EXPECT_EQ(early.all.samples, 2u);
+  const GcStats system_gcs = computeGcStats(r, EventKind::Gc, compileWhere(*parseWhere("cause=System.*"), r));
+  ASSERT_EQ(system_gcs.collectors.size(), 1u);
+  EXPECT_EQ(system_gcs.collectors[0].pauses.name, "full");
+  EXPECT_EQ(system_gcs.all.value, 7u);
+  const GcStats not_young = computeGcStats(r, EventKind::Gc, compileWhere(*parseWhere("collector!=you*"), r));
+  EXPECT_EQ(not_young.all.samples, 1u);
+
+  // On the status timeline: each report gets the collections since the one before, narrowed
+  // by the same predicate.
+  Recording with_status = loadRecording(dir.file("gc.ssr"));
+  for (int64_t t : {10, 30, 60}) with_status.statuses.push_back({t});
+  Selection everything;
+  everything.intervals = {TimeWindow{}};
+  const std::vector<StatusRow> rows = statusSeries(with_status, everything, {});
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0].gc_pauses->samples, 1u);  // 5
+  EXPECT_EQ(rows[1].gc_pauses->samples, 1u);  // 15
+  EXPECT_EQ(rows[2].gc_pauses->value, 50u);   // 35
+  const auto young_only = compileWhere(*parseWhere("collector=young"), with_status);
+  EXPECT_EQ(statusSeries(with_status, everything, young_only)[0].gc_pauses->samples, 0u);
 }
 
 TEST(TraceEvents, ExceptionsAreEventsWithTheirThreadAndStack) {
