@@ -12,6 +12,7 @@ namespace stackscope::analysis {
 
 struct StackValues {
   std::vector<uint64_t> by_stack;  // indexed by stack id: the metric's value summed
+  std::vector<uint64_t> samples_by_stack;  // indexed by stack id: the events' weight summed
   ViewTotals totals;               // of the view, including events without frames
 };
 

@@ -1,14 +1,8 @@
 // `stackscope report FILE`: one view of a recording, or of a snapshot of it, as a table or as
 // JSON. Views are named by resource names (analysis/resource_name.h) and cached next to the
 // recording (analysis/view_cache.h).
-#include <sys/stat.h>
-
-#include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <iostream>
 #include <memory>
-#include <optional>
 #include <sstream>
 
 #include "analysis/load.h"
@@ -17,6 +11,7 @@
 #include "analysis/view_cache.h"
 #include "cli/command.h"
 #include "cli/report_views.h"
+#include "cli/selection_args.h"
 
 namespace stackscope::cli {
 
@@ -26,14 +21,8 @@ constexpr int64_t kDefaultTextRows = 30;  // a terminal's worth; JSON is for pro
 constexpr const char* kCacheFormat = "report-view 4";  // bump when the output of a view changes
 
 struct ReportArgs {
-  std::string file;
+  SelectionArgs selection;
   std::string view = "methods";
-  std::string from;
-  std::string to;
-  std::string snapshot;
-  std::string where;
-  std::string event;   // "" = the recording's own kind
-  std::string metric;  // "" = the kind's default
   int64_t top = -1;  // -1: the default of the output kind
   bool json = false;
   bool no_cache = false;
@@ -41,82 +30,15 @@ struct ReportArgs {
   bool kinds = false;
 };
 
-analysis::TimeWindow windowOf(const ReportArgs& args) {
-  analysis::TimeWindow window;
-  if (!args.from.empty()) window.from_ns = parseDurationOption(args.from, "--from");
-  if (!args.to.empty()) window.to_ns = parseDurationOption(args.to, "--to");
-  if (window.to_ns <= window.from_ns) throw UserError("--to must be later than --from");
-  return window;
-}
-
-analysis::Selection select(const ReportArgs& args) {
-  try {
-    // A selection of no time is not an error: the report says why it is empty (a note).
-    return analysis::resolveSelection(args.file, {args.snapshot, windowOf(args), args.where, args.view});
-  } catch (const analysis::SnapshotError& e) {
-    throw UserError(e.what());
-  } catch (const analysis::WhereError& e) {
-    throw UserError(e.what());
-  } catch (const analysis::ResourceNameError& e) {
-    throw UserError(std::string("--view: ") + e.what());
-  }
-}
-
-std::string kindList(const std::vector<analysis::EventKind>& kinds) {
-  std::string out;
-  for (analysis::EventKind kind : kinds) out += (out.empty() ? "" : ", ") + std::string(analysis::eventKindName(kind));
-  return out;
-}
-
-// A kind name --event can take at all; checked before anything is read.
-void checkEventName(const std::string& name) {
-  if (name.empty() || analysis::parseEventKind(name)) return;
-  std::vector<analysis::EventKind> known;
-  for (const analysis::EventKindInfo& info : analysis::eventKinds()) known.push_back(info.kind);
-  throw UserError("--event '" + name + "': no such event kind (known: " + kindList(known) + ")");
-}
-
-// Without --event: the kind a resource name's element is about when the recording has it
-// (exceptions[…] and the exceptions view: exception events, which alone have a thrown class;
-// gc[…] and the gc view: collections), else the recording's own kind.
-analysis::EventKind defaultKind(const analysis::Selection& selection, const std::vector<analysis::EventKind>& kinds) {
-  for (const analysis::ResourceElement& element : selection.resource.elements) {
-    const auto kind = element.type == analysis::ResourceType::Exceptions ? std::optional(analysis::EventKind::Exception)
-                      : element.type == analysis::ResourceType::Gc       ? std::optional(analysis::EventKind::Gc)
-                                                                         : std::nullopt;
-    if (kind && std::find(kinds.begin(), kinds.end(), *kind) != kinds.end()) return *kind;
-  }
-  return kinds.front();
-}
-
-// The kind and metric the view counts: the recording's own kind and the kind's default metric
-// unless asked otherwise; a kind the recording lacks, or a metric the kind lacks, is the
-// user's mistake, told with what there is to choose from.
-void chooseEvents(const ReportArgs& args, const analysis::Selection& selection, const analysis::Recording& recording,
-                  exporting::ReportOptions& options) {
-  const std::vector<analysis::EventKind> kinds = recording.eventKinds();
-  options.event = args.event.empty() ? defaultKind(selection, kinds) : *analysis::parseEventKind(args.event);
-  if (std::find(kinds.begin(), kinds.end(), options.event) == kinds.end())
-    throw UserError("--event " + args.event + ": the recording has no " + args.event + " events; it has: " + kindList(kinds));
-  // The gc view sums collections' time: its longest and mean pauses are times.
-  const bool gc_view = selection.resource.view().type == analysis::ResourceType::Gc;
-  if (gc_view && ((!args.event.empty() && options.event != analysis::EventKind::Gc) || (!args.metric.empty() && args.metric != "time")))
-    throw UserError("the gc view counts gc events in time: leave out --event and --metric, or give --event gc --metric time");
-  const bool gc_time = gc_view && options.event == analysis::EventKind::Gc && args.metric.empty();
-  const std::string metric = gc_time ? "time" : args.metric;
-  options.metric = metric.empty() ? &analysis::defaultMetric(options.event) : analysis::findMetric(options.event, metric);
-  if (!options.metric)
-    throw UserError("--metric " + args.metric + ": " + analysis::eventKindName(options.event) + " events have no metric '" +
-                    args.metric + "'; they have: " + analysis::metricList(options.event));
-}
-
 // The view, and in `notes` why it is empty or what else the user should know (selection_notes.h).
 std::string render(const ReportArgs& args, const analysis::Selection& selection, std::vector<std::string>& notes) {
-  const analysis::Recording recording = analysis::loadRecording(args.file, selection.hull());
+  const analysis::Recording recording = analysis::loadRecording(args.selection.file, selection.hull());
   exporting::ReportOptions options;
-  chooseEvents(args, selection, recording, options);
+  const ChosenEvents chosen = chooseEvents(args.selection, selection, recording);
+  options.event = chosen.kind;
+  options.metric = chosen.metric;
   notes = options.notes = analysis::selectionNotes(selection, recording, options.event);
-  options.file = args.file;
+  options.file = args.selection.file;
   options.top = static_cast<size_t>(args.top >= 0 ? args.top : args.json ? 0 : kDefaultTextRows);
   options.resource = selection.resource.toString();
   options.filters = selection.filters;
@@ -141,17 +63,15 @@ std::string render(const ReportArgs& args, const analysis::Selection& selection,
 }
 
 int runReport(const ReportArgs& args) {
-  struct stat st {};
-  if (::stat(args.file.c_str(), &st) != 0) throw UserError("cannot open '" + args.file + "': " + std::strerror(errno));
-  checkEventName(args.event);
-  const analysis::Selection selection = select(args);
+  checkSelectionArgs(args.selection);
+  const analysis::Selection selection = resolveSelectionArgs(args.selection, args.view);
   std::unique_ptr<analysis::ViewCache> cache;
   std::string key;
   if (!args.no_cache) {
-    cache = std::make_unique<analysis::ViewCache>(args.file);
-    key = std::string(kCacheFormat) + "\nfile=" + args.file + "\njson=" + (args.json ? "1" : "0") +
+    cache = std::make_unique<analysis::ViewCache>(args.selection.file);
+    key = std::string(kCacheFormat) + "\nfile=" + args.selection.file + "\njson=" + (args.json ? "1" : "0") +
           "\ntop=" + std::to_string(args.top) + "\nlines=" + (args.lines ? "1" : "0") +
-          "\nkinds=" + (args.kinds ? "1" : "0") + "\nevent=" + args.event + "\nmetric=" + args.metric + "\n" + selection.key();
+          "\nkinds=" + (args.kinds ? "1" : "0") + "\nevent=" + args.selection.event + "\nmetric=" + args.selection.metric + "\n" + selection.key();
     const auto hit = cache->get(key);
     const auto hit_notes = cache->get(key + "\nstream=notes");
     if (hit && hit_notes) {
@@ -210,14 +130,8 @@ Command addReportCommand(CLI::App& parent) {
       "default the recording's own kind (cpu or wall) in samples; cpu and wall also have time (ns: samples\n"
       "times the interval). Percentages are of the view's total in that metric.\n"
       "Views are cached in FILE.cache/ and recomputed when the recording changes.");
-  cmd->add_option("file", args->file, "The recording (.ssr)")->required();
+  addSelectionOptions(*cmd, args->selection);
   cmd->add_option("--view", args->view, "A view or a resource name (default methods)");
-  cmd->add_option("--from", args->from, "Start of the window (offset from the recording's start)");
-  cmd->add_option("--to", args->to, "End of the window (offset from the recording's start)");
-  cmd->add_option("--snapshot", args->snapshot, "A saved snapshot, a begin/end marker pair NAME, or A..B between markers");
-  cmd->add_option("--where", args->where, "A logical filter on the events (see below)");
-  cmd->add_option("--event", args->event, "The kind of events to count: cpu, wall, alloc, … (default: the recording's own)");
-  cmd->add_option("--metric", args->metric, "What to count them by: samples, time, bytes, … (default samples)");
   cmd->add_option("--top", args->top, "Rows to print; default 30 in text, all in JSON; 0 = all")
       ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--json", args->json, "Print one JSON object instead of a table");

@@ -8,10 +8,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${STACKSCOPE_BUILD_DIR:-build}
 
-packages=(cmake g++ make pkg-config libzstd-dev libdw-dev nlohmann-json3-dev libcli11-dev libfmt-dev
+packages=(cmake g++ make pkg-config libzstd-dev zlib1g-dev libdw-dev nlohmann-json3-dev libcli11-dev libfmt-dev
           libgtest-dev libgmock-dev libbenchmark-dev openjdk-17-jdk-headless
           clang libclang-rt-14-dev  # clang: the libFuzzer targets of tests/fuzz
           libc6-dbg)  # libc's .symtab for native frames' names: 7.4 MB download, 11 MB installed
+# What only the test suite needs (a full build): the real readers of the exports.
+[ $# -eq 0 ] && packages+=(golang-go)  # go tool pprof reads the pprof exports
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,0 +1,73 @@
+// `stackscope export FILE --format F -o OUT`: the selected events as a profile other tools
+// read (export/stack_exports.h), in any kind of event and metric the recording holds.
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "analysis/stack_profile.h"
+#include "cli/command.h"
+#include "cli/selection_args.h"
+#include "export/stack_exports.h"
+
+namespace stackscope::cli {
+
+namespace {
+
+struct ExportArgs {
+  SelectionArgs selection;
+  std::string format;
+  std::string output;
+  bool lines = false;
+};
+
+std::string baseName(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+int runExport(const ExportArgs& args) {
+  const std::unique_ptr<SelectedEvents> selected = selectEvents(args.selection);
+  for (const std::string& note : selected->notes) std::cerr << "stackscope: note: " << note << "\n";
+  const analysis::StackProfile profile = analysis::stackProfile(selected->recording, selected->scope, args.lines);
+  const analysis::EventKind kind = selected->scope.kind;
+  const exporting::ProfileMeta meta{baseName(args.selection.file), selected->scope.metric, kind,
+                                    selected->recording.info.start_epoch_ns, selected->covered_ns,
+                                    kind == analysis::EventKind::Cpu || kind == analysis::EventKind::Wall
+                                        ? selected->recording.info.interval_ns
+                                        : 0};
+  std::ofstream file;
+  if (args.output != "-") {
+    file.open(args.output, std::ios::binary | std::ios::trunc);
+    if (!file) throw UserError("cannot write '" + args.output + "'");
+  }
+  std::ostream& out = args.output == "-" ? std::cout : file;
+  if (args.format == "collapsed") exporting::writeCollapsed(out, profile);
+  else if (args.format == "pprof") out << exporting::pprofBytes(profile, meta);
+  else exporting::writeSpeedscope(out, profile, meta);
+  out.flush();
+  if (!out) throw UserError("writing '" + args.output + "' failed");
+  return 0;
+}
+
+}  // namespace
+
+Command addExportCommand(CLI::App& parent) {
+  auto args = std::make_shared<ExportArgs>();
+  CLI::App* cmd = parent.add_subcommand("export", "Write the selected events as a profile other tools read");
+  cmd->footer(
+      "Formats (--format):\n"
+      "  collapsed   folded stacks, 'outer;...;inner VALUE' per line: the input of flame graph tools\n"
+      "  pprof       gzipped profile.proto: go tool pprof -top OUT, go tool pprof -http=: OUT\n"
+      "  speedscope  speedscope's JSON file format: open it at speedscope.app or in its local viewer\n"
+      "Values are in the chosen metric (--event, --metric; see `stackscope report --help`); pprof\n"
+      "also carries the samples. --from/--to/--snapshot/--where narrow the events as in report.");
+  addSelectionOptions(*cmd, args->selection);
+  cmd->add_option("--format", args->format, "collapsed, pprof or speedscope")
+      ->required()
+      ->check(CLI::IsMember({"collapsed", "pprof", "speedscope"}));
+  cmd->add_option("-o,--output", args->output, "The file to write ('-': standard output)")->required();
+  cmd->add_flag("--lines", args->lines, "One frame per method and source line");
+  return {cmd, [args] { return runExport(*args); }};
+}
+
+}  // namespace stackscope::cli

@@ -1,0 +1,116 @@
+#include "cli/selection_args.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <optional>
+
+#include "analysis/load.h"
+#include "analysis/names.h"
+#include "analysis/selection_notes.h"
+#include "cli/command.h"
+
+namespace stackscope::cli {
+
+namespace {
+
+analysis::TimeWindow windowOf(const SelectionArgs& args) {
+  analysis::TimeWindow window;
+  if (!args.from.empty()) window.from_ns = parseDurationOption(args.from, "--from");
+  if (!args.to.empty()) window.to_ns = parseDurationOption(args.to, "--to");
+  if (window.to_ns <= window.from_ns) throw UserError("--to must be later than --from");
+  return window;
+}
+
+std::string kindList(const std::vector<analysis::EventKind>& kinds) {
+  std::string out;
+  for (analysis::EventKind kind : kinds) out += (out.empty() ? "" : ", ") + std::string(analysis::eventKindName(kind));
+  return out;
+}
+
+// Without --event: the kind a resource name's element is about when the recording has it
+// (exceptions[…] and the exceptions view: exception events, which alone have a thrown class;
+// gc[…] and the gc view: collections), else the recording's own kind.
+analysis::EventKind defaultKind(const analysis::Selection& selection, const std::vector<analysis::EventKind>& kinds) {
+  for (const analysis::ResourceElement& element : selection.resource.elements) {
+    const auto kind = element.type == analysis::ResourceType::Exceptions ? std::optional(analysis::EventKind::Exception)
+                      : element.type == analysis::ResourceType::Gc       ? std::optional(analysis::EventKind::Gc)
+                                                                         : std::nullopt;
+    if (kind && std::find(kinds.begin(), kinds.end(), *kind) != kinds.end()) return *kind;
+  }
+  return kinds.front();
+}
+
+}  // namespace
+
+void addSelectionOptions(CLI::App& cmd, SelectionArgs& args) {
+  cmd.add_option("file", args.file, "The recording (.ssr)")->required();
+  cmd.add_option("--from", args.from, "Start of the window (offset from the recording's start)");
+  cmd.add_option("--to", args.to, "End of the window (offset from the recording's start)");
+  cmd.add_option("--snapshot", args.snapshot, "A saved snapshot, a begin/end marker pair NAME, or A..B between markers");
+  cmd.add_option("--where", args.where, "A logical filter on the events (see `stackscope report --help`)");
+  cmd.add_option("--event", args.event, "The kind of events to count: cpu, wall, alloc, … (default: the recording's own)");
+  cmd.add_option("--metric", args.metric, "What to count them by: samples, time, bytes, … (default samples)");
+}
+
+void checkSelectionArgs(const SelectionArgs& args) {
+  struct stat st {};
+  if (::stat(args.file.c_str(), &st) != 0) throw UserError("cannot open '" + args.file + "': " + std::strerror(errno));
+  if (args.event.empty() || analysis::parseEventKind(args.event)) return;
+  std::vector<analysis::EventKind> known;
+  for (const analysis::EventKindInfo& info : analysis::eventKinds()) known.push_back(info.kind);
+  throw UserError("--event '" + args.event + "': no such event kind (known: " + kindList(known) + ")");
+}
+
+analysis::Selection resolveSelectionArgs(const SelectionArgs& args, const std::string& resource) {
+  try {
+    // A selection of no time is not an error: the report says why it is empty (a note).
+    return analysis::resolveSelection(args.file, {args.snapshot, windowOf(args), args.where, resource});
+  } catch (const analysis::SnapshotError& e) {
+    throw UserError(e.what());
+  } catch (const analysis::WhereError& e) {
+    throw UserError(e.what());
+  } catch (const analysis::ResourceNameError& e) {
+    throw UserError(std::string("--view: ") + e.what());
+  }
+}
+
+ChosenEvents chooseEvents(const SelectionArgs& args, const analysis::Selection& selection,
+                          const analysis::Recording& recording) {
+  const std::vector<analysis::EventKind> kinds = recording.eventKinds();
+  ChosenEvents chosen;
+  chosen.kind = args.event.empty() ? defaultKind(selection, kinds) : *analysis::parseEventKind(args.event);
+  if (std::find(kinds.begin(), kinds.end(), chosen.kind) == kinds.end())
+    throw UserError("--event " + args.event + ": the recording has no " + args.event + " events; it has: " + kindList(kinds));
+  // The gc view sums collections' time: its longest and mean pauses are times.
+  const bool gc_view = selection.resource.view().type == analysis::ResourceType::Gc;
+  if (gc_view && ((!args.event.empty() && chosen.kind != analysis::EventKind::Gc) || (!args.metric.empty() && args.metric != "time")))
+    throw UserError("the gc view counts gc events in time: leave out --event and --metric, or give --event gc --metric time");
+  const bool gc_time = gc_view && chosen.kind == analysis::EventKind::Gc && args.metric.empty();
+  const std::string metric = gc_time ? "time" : args.metric;
+  chosen.metric = metric.empty() ? &analysis::defaultMetric(chosen.kind) : analysis::findMetric(chosen.kind, metric);
+  if (!chosen.metric)
+    throw UserError("--metric " + args.metric + ": " + analysis::eventKindName(chosen.kind) + " events have no metric '" +
+                    args.metric + "'; they have: " + analysis::metricList(chosen.kind));
+  return chosen;
+}
+
+std::unique_ptr<SelectedEvents> selectEvents(const SelectionArgs& args) {
+  checkSelectionArgs(args);
+  auto selected = std::make_unique<SelectedEvents>();
+  selected->selection = resolveSelectionArgs(args, "");
+  selected->recording = analysis::loadRecording(args.file, selected->selection.hull());
+  const ChosenEvents chosen = chooseEvents(args, selected->selection, selected->recording);
+  selected->scope = {chosen.kind, chosen.metric, analysis::selectionPredicate(selected->selection, selected->recording)};
+  selected->notes = analysis::selectionNotes(selected->selection, selected->recording, chosen.kind);
+  const analysis::MethodNames names(selected->recording);
+  for (const std::string& pattern : analysis::unmatchedMethodPatterns(selected->selection, selected->recording))
+    selected->notes.insert(selected->notes.begin(), analysis::unmatchedPatternNote(names, pattern));
+  selected->covered_ns = selected->selection.fragmented() ? selected->selection.coveredNs(selected->recording.end_ns)
+                                                          : selected->recording.viewDurationNs();
+  return selected;
+}
+
+}  // namespace stackscope::cli

@@ -1,0 +1,60 @@
+// What every command that reads a recording's events takes to choose them — the window
+// (--from/--to), the snapshot, the --where filter and the kind of event and metric — parsed
+// and checked the same way for `report`, `export` and `flame`.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "analysis/recording.h"
+#include "analysis/selection.h"
+
+namespace stackscope::cli {
+
+struct SelectionArgs {
+  std::string file;
+  std::string from;
+  std::string to;
+  std::string snapshot;
+  std::string where;
+  std::string event;   // "" = the recording's own kind
+  std::string metric;  // "" = the kind's default
+};
+
+// Declares FILE, --from, --to, --snapshot, --where, --event and --metric on `cmd`.
+void addSelectionOptions(CLI::App& cmd, SelectionArgs& args);
+
+// Checks that the file exists and --event names a kind at all, before anything is read;
+// throws UserError.
+void checkSelectionArgs(const SelectionArgs& args);
+
+// The selection of `resource` ("methods" when empty) under the options; throws UserError.
+analysis::Selection resolveSelectionArgs(const SelectionArgs& args, const std::string& resource);
+
+struct ChosenEvents {
+  analysis::EventKind kind = analysis::EventKind::Cpu;
+  const analysis::MetricInfo* metric = nullptr;
+};
+
+// The kind and metric to count: --event/--metric, else the kind the resource name implies
+// (exceptions[...] counts exception events) or the recording's own, in the kind's default
+// metric. A kind the recording lacks, or a metric the kind lacks, is the user's mistake
+// (UserError), told with what there is to choose from.
+ChosenEvents chooseEvents(const SelectionArgs& args, const analysis::Selection& selection,
+                          const analysis::Recording& recording);
+
+// A recording loaded for the selection of the options, with the events chosen: what the
+// commands that write a whole profile (export, flame) work from.
+struct SelectedEvents {
+  analysis::Selection selection;
+  analysis::Recording recording;
+  analysis::EventScope scope;
+  std::vector<std::string> notes;  // why the selection is empty, unmatched patterns… (for stderr)
+  int64_t covered_ns = 0;          // time the selection covers
+};
+// Throws UserError. The scope's predicate refers to `recording`: keep the object where it is.
+std::unique_ptr<SelectedEvents> selectEvents(const SelectionArgs& args);
+
+}  // namespace stackscope::cli
