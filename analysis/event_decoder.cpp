@@ -1,5 +1,7 @@
 #include "analysis/event_decoder.h"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <optional>
 #include <string>
@@ -49,7 +51,30 @@ void permute(std::vector<T>& column, const std::vector<uint32_t>& order) {
   column = std::move(sorted);
 }
 
+// Maps the pages of table[from, to) (within its capacity) in one call, instead of one page
+// fault per 4 KiB as they are written: a third of a large load's time in perf. Only a hint
+// (MADV_POPULATE_WRITE, Linux 5.14): where it fails, the pages fault in as before.
+void prefault(std::vector<Event>& table, size_t from, size_t to) {
+  to = std::min(to, table.capacity());
+  if (to <= from) return;
+  constexpr uintptr_t kPage = 4096;
+  const auto base = reinterpret_cast<uintptr_t>(table.data());
+  const uintptr_t begin = (base + from * sizeof(Event) + kPage - 1) & ~(kPage - 1);
+  const uintptr_t end = (base + to * sizeof(Event)) & ~(kPage - 1);
+  if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_WRITE);
+}
+
 }  // namespace
+
+void EventDecoder::expect(size_t events) {
+  // A step ahead of the events that need the pages, so that a hostile record count costs no
+  // memory before events really fill the table.
+  constexpr size_t kStep = (size_t{32} << 20) / sizeof(Event);
+  const size_t wanted = out_.events.size() + events;
+  if (wanted <= prefaulted_) return;
+  prefault(out_.events, prefaulted_, wanted + kStep);
+  prefaulted_ = wanted + kStep;
+}
 
 bool EventDecoder::accept(uint32_t id) {
   if (id < kMaxId) return true;
@@ -153,8 +178,12 @@ void mergeEvents(Recording& rec, DecodedEvents&& run, DecodedEvents& totals) {
   const size_t offset = rec.events.size();
   appendColumns(run.amounts, offset, totals.amounts);
   appendColumns(run.labels, offset, totals.labels);
-  if (rec.events.empty()) rec.events = std::move(run.events);
-  else rec.events.insert(rec.events.end(), run.events.begin(), run.events.end());
+  if (rec.events.empty()) {
+    rec.events = std::move(run.events);
+  } else {
+    prefault(rec.events, rec.events.size(), rec.events.size() + run.events.size());
+    rec.events.insert(rec.events.end(), run.events.begin(), run.events.end());
+  }
   rec.kinds_seen |= run.kinds_seen;
   rec.statuses.insert(rec.statuses.end(), run.statuses.begin(), run.statuses.end());
   for (const auto& [reason, count] : run.lost) rec.lost[reason] += count;

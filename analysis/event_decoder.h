@@ -52,6 +52,9 @@ class EventDecoder final : public format::RecordVisitor {
     out_.events.reserve(reserve);
   }
   DecodedEvents take() { return std::move(out_); }
+  // About to decode up to `events` more events (a chunk's record count): the table's pages for
+  // them are mapped ahead, in one call (event_decoder.cpp, prefault). Nothing else changes.
+  void expect(size_t events);
 
   void sample(const format::SampleRecord& s) override;
   void gc(const format::GcRecord& g) override;
@@ -77,6 +80,7 @@ class EventDecoder final : public format::RecordVisitor {
   DecodedEvents out_;
   EventKind own_kind_;  // of Sample records, which do not name theirs: the mode's
   std::unordered_set<uint64_t> carrier_pairs_;
+  size_t prefaulted_ = 0;  // events of the table whose pages expect() mapped
 };
 
 // Adds a run's events to the model, after the runs before it. Call finishEvents once all

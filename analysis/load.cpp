@@ -166,7 +166,10 @@ void decodeEventChunks(const std::string& path, format::RecordingReader& reader,
     for (size_t i = starts[r]; i < starts[r + 1]; ++i) reserve += bound(chunks[i]);
     // The first run's table will hold every run's events (mergeEvents appends to it).
     EventDecoder decoder(rec, rec.window, std::min(r == 0 ? records : reserve, kMaxReservedSamples));
-    for (size_t i = starts[r]; i < starts[r + 1]; ++i) from.readChunk(chunks[i], decoder);
+    for (size_t i = starts[r]; i < starts[r + 1]; ++i) {
+      decoder.expect(bound(chunks[i]));
+      from.readChunk(chunks[i], decoder);
+    }
     decoded[r] = decoder.take();
     if (r > 0) warnings[r].assign(from.warnings().begin() + static_cast<std::ptrdiff_t>(warned), from.warnings().end());
     bytes[r] = from.bytesRead() - read;

@@ -53,6 +53,8 @@ class ByteCursor {
   ByteCursor(const unsigned char* data, size_t size) : p_(data), end_(data + size) {}
 
   uint64_t varint() {
+    // Most fields (ids, states, small deltas) fit one byte: the common case first.
+    if (p_ < end_ && *p_ < 0x80) return *p_++;
     uint64_t v = 0;
     for (int shift = 0; shift < 64; shift += 7) {
       if (p_ >= end_) return fail();
