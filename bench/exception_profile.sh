@@ -7,8 +7,8 @@
 # calls another, so they do not add up to 100):
 #   deoptimization   Deoptimization::uncommon_trap + unpack_frames: HotSpot deoptimizes the
 #                    throwing compiled frame so the interpreter can post the JVMTI event
-#   deopt log        Events::log_deopt_message and libc's printf machinery (HotSpot formats a
-#                    line per deoptimization for its event log)
+#   deopt log        Events::log_deopt_message, plus libc's printf internals (self time: perf
+#                    cannot unwind their callers; HotSpot formats a line per deoptimization)
 #   jvmti post       JvmtiExport::post_exception_throw (finds the catch site, calls the agent)
 #   agent callback   ExceptionTrace::onException (GetStackTrace, GetClassSignature, the queue)
 #   agent writer     the stackscope-writer thread (names methods, interns stacks, writes)
