@@ -1,0 +1,70 @@
+// `stackscope flame FILE -o flame.html`: the selected events as a flame graph page
+// (export/flame_html.h) holding every kind of event the recording has, each in all its metrics;
+// --event and --metric choose what the page shows first.
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "analysis/stack_profile.h"
+#include "cli/command.h"
+#include "cli/selection_args.h"
+#include "export/flame_html.h"
+
+namespace stackscope::cli {
+
+namespace {
+
+struct FlameArgs {
+  SelectionArgs selection;
+  std::string output;
+  bool lines = false;
+};
+
+int runFlame(const FlameArgs& args) {
+  const std::unique_ptr<SelectedEvents> selected = selectEvents(args.selection);
+  for (const std::string& note : selected->notes) std::cerr << "stackscope: note: " << note << "\n";
+  std::vector<exporting::FlameKind> kinds;
+  exporting::FlameOptions options;
+  options.title = args.selection.file;
+  for (const std::string* part : {&args.selection.snapshot, &args.selection.where})
+    if (!part->empty()) options.title += "  " + *part;
+  if (!args.selection.from.empty() || !args.selection.to.empty())
+    options.title += "  [" + args.selection.from + ", " + args.selection.to + ")";
+  for (analysis::EventKind kind : selected->recording.eventKinds()) {
+    exporting::FlameKind flame{kind, {}, {}};
+    for (const analysis::MetricInfo& metric : analysis::eventKindInfo(kind).metrics) {
+      if (kind == selected->scope.kind && &metric == selected->scope.metric) {
+        options.initial_kind = kinds.size();
+        options.initial_metric = flame.metrics.size();
+      }
+      flame.metrics.push_back(&metric);
+      const analysis::EventScope scope{kind, &metric, selected->scope.keep};
+      flame.profiles.push_back(analysis::stackProfile(selected->recording, scope, args.lines));
+    }
+    kinds.push_back(std::move(flame));
+  }
+  std::ofstream out(args.output, std::ios::trunc);
+  if (!out) throw UserError("cannot write '" + args.output + "'");
+  exporting::writeFlameHtml(out, kinds, options);
+  out.flush();
+  if (!out) throw UserError("writing '" + args.output + "' failed");
+  return 0;
+}
+
+}  // namespace
+
+Command addFlameCommand(CLI::App& parent) {
+  auto args = std::make_shared<FlameArgs>();
+  CLI::App* cmd = parent.add_subcommand("flame", "Draw the selected events as a flame graph: one HTML page");
+  cmd->footer(
+      "The page works offline and holds every kind of event the recording has, each in all its\n"
+      "metrics (chosen in the page; --event and --metric pick the one shown first). Click a frame to\n"
+      "zoom, search with a regular expression (the share of the total the matches hold is shown),\n"
+      "reverse it to see callers. --from/--to/--snapshot/--where narrow the events as in report.");
+  addSelectionOptions(*cmd, args->selection);
+  cmd->add_option("-o,--output", args->output, "The HTML file to write")->required();
+  cmd->add_flag("--lines", args->lines, "One frame per method and source line");
+  return {cmd, [args] { return runFlame(*args); }};
+}
+
+}  // namespace stackscope::cli
