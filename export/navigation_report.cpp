@@ -11,6 +11,11 @@ using Align = TextTable::Align;
 
 namespace {
 
+// A metric of stored quantities (ns of a wait or a pause, bytes): its largest single value
+// tells one long event from many short ones, so the group views show it. A count's largest
+// is one event's weight, which says nothing.
+bool showsMax(const ReportOptions& options) { return options.metric->source == analysis::MetricSource::Amount; }
+
 std::string joined(const std::vector<std::string>& values) {
   std::string out;
   for (const std::string& v : values) out += (out.empty() ? "" : ", ") + v;
@@ -77,13 +82,17 @@ void writeGroupText(std::ostream& out, const analysis::Recording& rec, const ana
   TextTable table;
   table.addColumn(metricColumn(options), Align::Right);
   table.addColumn("Pct", Align::Right);
+  if (showsMax(options)) table.addColumn("Max", Align::Right);
   std::string column = view.substr(0, view.size() - 1);  // "users" -> "user"
   column[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(column[0])));
   table.addColumn(column, Align::Left);
   const size_t shown = options.rows(stats.groups.size());
   for (size_t i = 0; i < shown; ++i) {
     const analysis::GroupStat& g = stats.groups[i];
-    table.addRow({std::to_string(g.value), formatPercent(analysis::percent(g.value, stats.totals.value)), g.name});
+    std::vector<std::string> row{std::to_string(g.value), formatPercent(analysis::percent(g.value, stats.totals.value))};
+    if (showsMax(options)) row.push_back(std::to_string(g.max));
+    row.push_back(g.name);
+    table.addRow(row);
   }
   table.write(out);
   writeCutNote(out, shown, stats.groups.size(), view);
@@ -94,11 +103,15 @@ Json groupJson(const analysis::Recording& rec, const analysis::GroupStats& stats
   Json out = jsonHeader(rec, options, view, stats.totals);
   Json groups = Json::array();
   const size_t shown = options.rows(stats.groups.size());
-  for (size_t i = 0; i < shown; ++i)
-    groups.push_back({{"value", stats.groups[i].name},
-                      {"unset", stats.groups[i].unset},
-                      {metricKey(options), stats.groups[i].value},
-                      {"pct", jsonPercent(stats.groups[i].value, stats.totals.value)}});
+  for (size_t i = 0; i < shown; ++i) {
+    const analysis::GroupStat& g = stats.groups[i];
+    Json item{{"value", g.name}, {"unset", g.unset}, {metricKey(options), g.value}, {"pct", jsonPercent(g.value, stats.totals.value)}};
+    if (showsMax(options)) {
+      item["max"] = g.max;
+      item["max_at_ns"] = g.max_at_ns;
+    }
+    groups.push_back(std::move(item));
+  }
   out[view] = std::move(groups);
   return out;
 }

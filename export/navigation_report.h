@@ -23,7 +23,9 @@ void writeCallersText(std::ostream& out, const analysis::Recording& recording, c
 Json callersJson(const analysis::Recording& recording, const analysis::CallersTree& tree,
                  const std::vector<std::string>& focus, const ReportOptions& options);
 
-// `view` names the grouping ("states", "users", …) and its column.
+// `view` names the grouping ("states", "users", …) and its column. In a metric of stored
+// quantities (ns, bytes) each group also has its largest single value: Max, JSON `max` and
+// `max_at_ns`.
 void writeGroupText(std::ostream& out, const analysis::Recording& recording, const analysis::GroupStats& stats,
                     const std::string& view, const ReportOptions& options);
 Json groupJson(const analysis::Recording& recording, const analysis::GroupStats& stats, const std::string& view,

@@ -67,5 +67,35 @@ TEST(GroupStats, ExceptionsGroupByThrownClass) {
   EXPECT_FALSE(any(r.events[2]));  // the native frame on top of a cpu sample
 }
 
+// Beyond the sum, a group keeps its largest single value and when it happened, its first and
+// last time, also when several keys make one group (two annotations of one user): what the
+// gc view's longest pause is, and what any metric of stored quantities can show.
+TEST(GroupStats, GroupsKeepTheirLargestValueAndTimes) {
+  Recording r;
+  r.strings = {"", "u1", "u2"};
+  r.annotations = {{}, {1, 0, 0, 0, 0}, {1, 2, 0, 0, 0}, {2, 0, 0, 0, 0}};  // 1 and 2: user u1
+  r.threads.resize(2);
+  r.stacks.resize(1);
+  const auto lock = [](int64_t time, uint32_t annotation) {
+    return Event{time, 1, 0, format::ThreadState::Blocked, 1, annotation, EventKind::Lock};
+  };
+  r.events = {lock(10, 1), lock(20, 2), lock(30, 1), lock(40, 3), lock(50, 2)};
+  const MetricInfo& time = *findMetric(EventKind::Lock, "time");
+  r.amounts[time.column] = {5, 70, 9, 100, 70};  // ns waited
+  const GroupStats users = computeGroupStats(r, GroupBy::User, {EventKind::Lock, &time, {}});
+  ASSERT_EQ(users.groups.size(), 2u);
+  const GroupStat& u1 = users.groups[0];
+  EXPECT_EQ(u1.name, "u1");
+  EXPECT_EQ(u1.value, 5u + 70 + 9 + 70);
+  EXPECT_EQ(u1.events, 4u);
+  EXPECT_EQ(u1.max, 70u);
+  EXPECT_EQ(u1.max_at_ns, 20);  // the first of two equal values
+  EXPECT_EQ(u1.first_ns, 10);
+  EXPECT_EQ(u1.last_ns, 50);
+  EXPECT_EQ(users.groups[1].name, "u2");
+  EXPECT_EQ(users.groups[1].max, 100u);
+  EXPECT_EQ(users.groups[1].max_at_ns, 40);
+}
+
 }  // namespace
 }  // namespace stackscope::analysis
