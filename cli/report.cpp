@@ -18,7 +18,7 @@ namespace stackscope::cli {
 namespace {
 
 constexpr int64_t kDefaultTextRows = 30;  // a terminal's worth; JSON is for programs and gets all
-constexpr const char* kCacheFormat = "report-view 4";  // bump when the output of a view changes
+constexpr const char* kCacheFormat = "report-view 5";  // bump when the output of a view changes
 
 struct ReportArgs {
   SelectionArgs selection;
