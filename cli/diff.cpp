@@ -1,0 +1,73 @@
+// `stackscope diff BASE NEW`: where two recordings, or two snapshots of one, differ — per
+// method, the change in self and total share (analysis/method_diff.h).
+#include <iostream>
+#include <memory>
+
+#include "analysis/method_stats.h"
+#include "cli/command.h"
+#include "cli/selection_args.h"
+#include "export/diff_report.h"
+#include "export/json_report.h"
+
+namespace stackscope::cli {
+
+namespace {
+
+constexpr int64_t kDefaultTextRows = 30;
+
+struct DiffArgs {
+  SelectionArgs selection;  // the new side; the base takes the same options but its snapshot
+  std::string base_file;
+  std::string base_snapshot;
+  int64_t top = -1;
+  bool json = false;
+  bool lines = false;
+};
+
+std::string sideName(const std::string& file, const std::string& snapshot) {
+  return snapshot.empty() ? file : file + " --snapshot " + snapshot;
+}
+
+int runDiff(const DiffArgs& args) {
+  SelectionArgs base_args = args.selection;
+  base_args.file = args.base_file;
+  base_args.snapshot = args.base_snapshot;
+  const std::unique_ptr<SelectedEvents> base = selectEvents(base_args);
+  const std::unique_ptr<SelectedEvents> next = selectEvents(args.selection);
+  if (base->scope.kind != next->scope.kind || base->scope.metric != next->scope.metric)
+    throw UserError(std::string("the two sides count different events (") + analysis::eventKindName(base->scope.kind) +
+                    " and " + analysis::eventKindName(next->scope.kind) + "): give --event and --metric");
+  for (const auto* side : {base.get(), next.get()})
+    for (const std::string& note : side->notes) std::cerr << "stackscope: note: " << note << "\n";
+  const analysis::MethodDiff diff =
+      analysis::diffMethods(base->recording, analysis::computeMethodStats(base->recording, base->scope, args.lines),
+                            next->recording, analysis::computeMethodStats(next->recording, next->scope, args.lines));
+  exporting::DiffOptions options{sideName(args.base_file, args.base_snapshot),
+                                 sideName(args.selection.file, args.selection.snapshot), next->scope.kind,
+                                 next->scope.metric,
+                                 static_cast<size_t>(args.top >= 0 ? args.top : args.json ? 0 : kDefaultTextRows)};
+  if (args.json) exporting::writeJson(std::cout, exporting::diffJson(diff, options));
+  else exporting::writeDiffText(std::cout, diff, options);
+  return 0;
+}
+
+}  // namespace
+
+Command addDiffCommand(CLI::App& parent) {
+  auto args = std::make_shared<DiffArgs>();
+  CLI::App* cmd = parent.add_subcommand("diff", "Compare two recordings, or two snapshots of one, method by method");
+  cmd->footer(
+      "Per method: its self and total share of each side's total and the change in percentage points,\n"
+      "the biggest gains and losses first. Both sides take the options that choose events; --snapshot\n"
+      "is the new side's and --base-snapshot the base's, so `diff run.ssr run.ssr --base-snapshot warmup\n"
+      "--snapshot steady` compares two parts of one recording.");
+  cmd->add_option("base", args->base_file, "The base recording (.ssr)")->required();
+  addSelectionOptions(*cmd, args->selection);
+  cmd->add_option("--base-snapshot", args->base_snapshot, "The base's snapshot (see --snapshot)");
+  cmd->add_option("--top", args->top, "Rows to print; default 30 in text, all in JSON; 0 = all")->check(CLI::NonNegativeNumber);
+  cmd->add_flag("--json", args->json, "Print one JSON object instead of a table");
+  cmd->add_flag("--lines", args->lines, "Rows per method and source line");
+  return {cmd, [args] { return runDiff(*args); }};
+}
+
+}  // namespace stackscope::cli
