@@ -67,10 +67,11 @@ void prefault(std::vector<Event>& table, size_t from, size_t to) {
 }  // namespace
 
 void EventDecoder::expect(size_t events) {
-  // A step ahead of the events that need the pages, so that a hostile record count costs no
-  // memory before events really fill the table.
+  // At most a step ahead of the events written, whatever the chunk claims, so that a hostile
+  // record count costs no memory before events really fill the table (beyond it, pages fault
+  // in as they are written).
   constexpr size_t kStep = (size_t{32} << 20) / sizeof(Event);
-  const size_t wanted = out_.events.size() + events;
+  const size_t wanted = out_.events.size() + std::min(events, kStep);
   if (wanted <= prefaulted_) return;
   prefault(out_.events, prefaulted_, wanted + kStep);
   prefaulted_ = wanted + kStep;
