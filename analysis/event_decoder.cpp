@@ -67,7 +67,7 @@ void prefault(std::vector<Event>& table, size_t from, size_t to) {
 }  // namespace
 
 void EventDecoder::expect(size_t events) {
-  // At most a step ahead of the events written, whatever the chunk claims, so that a hostile
+  // At most two steps ahead of the events written, whatever the chunk claims, so that a hostile
   // record count costs no memory before events really fill the table (beyond it, pages fault
   // in as they are written).
   constexpr size_t kStep = (size_t{32} << 20) / sizeof(Event);
