@@ -7,6 +7,7 @@
 #include "analysis/stack_profile.h"
 #include "cli/command.h"
 #include "cli/selection_args.h"
+#include "export/chrome_trace.h"
 #include "export/stack_exports.h"
 
 namespace stackscope::cli {
@@ -41,7 +42,8 @@ int runExport(const ExportArgs& args) {
     if (!file) throw UserError("cannot write '" + args.output + "'");
   }
   std::ostream& out = args.output == "-" ? std::cout : file;
-  if (args.format == "collapsed") exporting::writeCollapsed(out, profile);
+  if (args.format == "chrome") exporting::writeChromeTrace(out, selected->recording, selected->scope.keep, meta.name);
+  else if (args.format == "collapsed") exporting::writeCollapsed(out, profile);
   else if (args.format == "pprof") out << exporting::pprofBytes(profile, meta);
   else exporting::writeSpeedscope(out, profile, meta);
   out.flush();
@@ -59,12 +61,14 @@ Command addExportCommand(CLI::App& parent) {
       "  collapsed   folded stacks, 'outer;...;inner VALUE' per line: the input of flame graph tools\n"
       "  pprof       gzipped profile.proto: go tool pprof -top OUT, go tool pprof -http=: OUT\n"
       "  speedscope  speedscope's JSON file format: open it at speedscope.app or in its local viewer\n"
+      "  chrome      trace-event JSON (Perfetto's UI, chrome://tracing): every event with a duration\n"
+      "              (gc pauses, lock and wait times) on its thread's track, and the markers\n"
       "Values are in the chosen metric (--event, --metric; see `stackscope report --help`); pprof\n"
       "also carries the samples. --from/--to/--snapshot/--where narrow the events as in report.");
   addSelectionOptions(*cmd, args->selection);
-  cmd->add_option("--format", args->format, "collapsed, pprof or speedscope")
+  cmd->add_option("--format", args->format, "collapsed, pprof, speedscope or chrome")
       ->required()
-      ->check(CLI::IsMember({"collapsed", "pprof", "speedscope"}));
+      ->check(CLI::IsMember({"collapsed", "pprof", "speedscope", "chrome"}));
   cmd->add_option("-o,--output", args->output, "The file to write ('-': standard output)")->required();
   cmd->add_flag("--lines", args->lines, "One frame per method and source line");
   return {cmd, [args] { return runExport(*args); }};

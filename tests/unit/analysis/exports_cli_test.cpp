@@ -11,6 +11,7 @@
 
 #include "cli_runner.h"
 #include "fixture.h"
+#include "format/writer.h"
 
 namespace stackscope::testing {
 namespace {
@@ -129,6 +130,46 @@ TEST_F(ExportsCli, SpeedscopeFileFollowsTheFormat) {
   }
   EXPECT_TRUE(leaf_seen);
   EXPECT_EQ(total, profile.at("endValue").get<uint64_t>());
+}
+
+TEST_F(ExportsCli, ChromeTraceHasTheCollectionsAndMarkersOnATimeAxis) {
+  format::RecordingWriter w;
+  ASSERT_TRUE(w.open(dir_.file("gc.ssr")));
+  writeTestInfo(w, "cpu,gc", 0, 1);
+  w.writeThread({1, "main", 11, 1});
+  const format::Frame frame{1, 0};
+  const uint32_t stack = w.internStack(&frame, 1);
+  const uint32_t young = w.internString("young"), cause = w.internString("Allocation Failure");
+  for (int64_t t : {10, 20, 30, 40}) w.writeSample({t * kMs, 1, stack, format::ThreadState::Running, 1});
+  w.writeGc({15 * kMs, 2 * kMs, young, cause});
+  w.writeGc({35 * kMs, 3 * kMs, young, cause});
+  w.writeMarker({25 * kMs, 1, format::MarkerKind::Point, w.internString("checkpoint")});
+  ASSERT_TRUE(w.finish(50 * kMs));
+
+  auto trace = [&](const std::string& args) {
+    const CliResult r = run("export gc.ssr --format chrome -o - " + args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    std::vector<nlohmann::json> events;
+    const nlohmann::json document = nlohmann::json::parse(r.out);
+    for (const nlohmann::json& e : document.at("traceEvents"))
+      if (e.at("ph") != "M") events.push_back(e);
+    return events;
+  };
+  const std::vector<nlohmann::json> all = trace("");
+  ASSERT_EQ(all.size(), 3u);
+  EXPECT_EQ(all[0].at("ph"), "X");
+  EXPECT_EQ(all[0].at("name"), "gc: young (Allocation Failure)");
+  EXPECT_EQ(all[0].at("ts"), 15000.0);  // microseconds
+  EXPECT_EQ(all[0].at("dur"), 2000.0);
+  EXPECT_EQ(all[1].at("ts"), 35000.0);
+  EXPECT_EQ(all[1].at("dur"), 3000.0);
+  EXPECT_EQ(all[2].at("ph"), "i");
+  EXPECT_EQ(all[2].at("name"), "checkpoint");
+  EXPECT_EQ(all[2].at("ts"), 25000.0);
+  // The window narrows both.
+  const std::vector<nlohmann::json> late = trace("--from 30ms");
+  ASSERT_EQ(late.size(), 1u);
+  EXPECT_EQ(late[0].at("ts"), 35000.0);
 }
 
 TEST_F(ExportsCli, BadRequestsAreClearErrors) {
