@@ -20,6 +20,7 @@
 #include <ctime>
 #include <string>
 
+#include "agent/alloc_trace.h"
 #include "agent/annotation_table.h"
 #include "agent/clocks.h"
 #include "agent/exception_trace.h"
@@ -68,10 +69,12 @@ struct Agent {
         native_threads(registry, meta, options.interval_ns, start_ns),
         gc_trace(start_ns),
         exceptions(start_ns),
+        allocs(start_ns, options),
         writer_thread({env, &writer, &ring, &lost, &meta, &registry, &status, &annotations, &options, &code_regions,
                        samplesJvmThreads(options) ? &native_threads : nullptr,
                        (options.traces & kTraceGc) ? &gc_trace : nullptr,
-                       (options.traces & kTraceException) ? &exceptions : nullptr, start_ns}) {}
+                       (options.traces & kTraceException) ? &exceptions : nullptr,
+                       (options.traces & kTraceAlloc) ? &allocs : nullptr, start_ns}) {}
 
   // Mixed mode in cpu mode samples the JVM's own threads, unless a collection-time filter
   // leaves out every thread but those of matching annotations (which JVM threads never have).
@@ -98,6 +101,7 @@ struct Agent {
   NativeThreads native_threads;  // the writer thread scans for them
   GcTrace gc_trace;              // both fed by their callbacks only when their trace is on
   ExceptionTrace exceptions;
+  AllocTrace allocs;  // fed by its callbacks only when the alloc trace is on
   WriterThread writer_thread;
   bool recording = false;  // between VMInit and VMDeath (callbacks of those two only)
   format::NonSafepointDebug non_safepoint_debug = format::NonSafepointDebug::Off;
@@ -165,8 +169,10 @@ void writeRecordingInfo(Agent& agent, JNIEnv* jni) {
   // named only if the VM granted its capability: what the file says is what ran.
   Options running = agent.options;
   jvmtiCapabilities held{};
-  if (agent.jvmti->GetCapabilities(&held) != JVMTI_ERROR_NONE || !held.can_generate_exception_events)
-    running.traces &= ~kTraceException;
+  if (agent.jvmti->GetCapabilities(&held) != JVMTI_ERROR_NONE) held = {};
+  if (!held.can_generate_exception_events) running.traces &= ~kTraceException;
+  if (!held.can_generate_sampled_object_alloc_events) running.traces &= ~(kTraceAlloc | kTraceLive);
+  if (!held.can_tag_objects || !held.can_generate_object_free_events) running.traces &= ~kTraceLive;
   info.mode = eventList(running);
   info.interval_ns = agent.options.interval_ns;
   info.status_interval_ns = agent.options.status_interval_ns;
@@ -309,10 +315,23 @@ void JNICALL onException(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread, jmethodID
   g_agent->exceptions.onException(jvmti, jni, exception, catch_method);
 }
 
+// Enabled only with the alloc trace, on the allocating thread (alloc_trace.h).
+void JNICALL onSampledObjectAlloc(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread, jobject object, jclass klass, jlong size) {
+  if (!currentThreadSlot() && isAgentThread(jni, thread)) return;
+  g_agent->allocs.onSampledAlloc(jvmti, jni, object, klass, size);
+}
+
+// Enabled only with the live trace. Maybe inside the GC: the ring only (alloc_trace.h).
+void JNICALL onObjectFree(jvmtiEnv*, jlong tag) { g_agent->allocs.onObjectFree(tag); }
+
 jvmtiError enableEvents(jvmtiEnv* jvmti, const Options& options) {
   jvmtiEventCallbacks callbacks{};
   const bool exceptions = options.traces & kTraceException;
+  const bool allocs = options.traces & kTraceAlloc;
+  const bool live = options.traces & kTraceLive;
   if (exceptions) callbacks.Exception = onException;
+  if (allocs) callbacks.SampledObjectAlloc = onSampledObjectAlloc;
+  if (live) callbacks.ObjectFree = onObjectFree;
   callbacks.VMInit = onVMInit;
   callbacks.VMDeath = onVMDeath;
   callbacks.ThreadStart = onThreadStart;
@@ -335,6 +354,11 @@ jvmtiError enableEvents(jvmtiEnv* jvmti, const Options& options) {
   }
   if (error == JVMTI_ERROR_NONE && exceptions)
     error = jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_EXCEPTION, nullptr);
+  if (error == JVMTI_ERROR_NONE && allocs) error = jvmti->SetHeapSamplingInterval(static_cast<jint>(options.alloc_interval));
+  if (error == JVMTI_ERROR_NONE && allocs)
+    error = jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, nullptr);
+  if (error == JVMTI_ERROR_NONE && live)
+    error = jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_OBJECT_FREE, nullptr);
   return error;
 }
 
@@ -378,6 +402,12 @@ jint load(JavaVM* vm, const Options& options, const std::string& text) {
   caps.can_generate_garbage_collection_events = 1;
   // Only for the trace: the capability alone changes how C2 compiles throws (exception_trace.h).
   if (options.traces & kTraceException) caps.can_generate_exception_events = 1;
+  // The alloc and live traces' capabilities, only when they are on (alloc_trace.h).
+  if (options.traces & kTraceAlloc) caps.can_generate_sampled_object_alloc_events = 1;
+  if (options.traces & kTraceLive) {
+    caps.can_tag_objects = 1;
+    caps.can_generate_object_free_events = 1;
+  }
   requestVirtualThreadSupport(jvmti, caps);
   if (jvmtiError error = jvmti->AddCapabilities(&caps); error != JVMTI_ERROR_NONE) {
     return refuse(options.strict, "stackscope: cannot get the JVMTI capabilities it needs (error " +

@@ -1,7 +1,7 @@
 #include "agent/exception_trace.h"
 
+#include "agent/alloc_trace.h"
 #include "agent/clocks.h"
-#include "agent/java_names.h"
 #include "agent/thread_registry.h"
 
 namespace stackscope::agent {
@@ -10,14 +10,8 @@ namespace {
 
 std::string classNameOf(jvmtiEnv* jvmti, JNIEnv* jni, jobject object) {
   jclass klass = jni->GetObjectClass(object);
-  if (!klass) return "<unknown>";
-  char* signature = nullptr;
-  std::string name = "<unknown>";
-  if (jvmti->GetClassSignature(klass, &signature, nullptr) == JVMTI_ERROR_NONE && signature) {
-    name = javaNameFromSignature(signature);
-    jvmti->Deallocate(reinterpret_cast<unsigned char*>(signature));
-  }
-  jni->DeleteLocalRef(klass);
+  std::string name = javaClassName(jvmti, klass);
+  if (klass) jni->DeleteLocalRef(klass);
   return name;
 }
 
@@ -35,8 +29,8 @@ void ExceptionTrace::onException(jvmtiEnv* jvmti, JNIEnv* jni, jobject exception
     thrown.annotation = slot->annotation.load(std::memory_order_relaxed);
   }
   thrown.caught = catch_method != nullptr;
-  if (queued_.load(std::memory_order_relaxed) >= kMaxQueued) {  // before the work; the lock decides
-    dropped_.fetch_add(1, std::memory_order_relaxed);
+  if (queue_.full()) {  // before the work; push decides
+    queue_.drop();
     return;
   }
   thrown.class_name = classNameOf(jvmti, jni, exception);
@@ -48,20 +42,7 @@ void ExceptionTrace::onException(jvmtiEnv* jvmti, JNIEnv* jni, jobject exception
     // GetStackTrace's location is the bytecode index for Java frames, -1 for native ones.
     thrown.frames[i] = {static_cast<int32_t>(frames[i].location), frames[i].method};
   }
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (queue_.size() >= kMaxQueued) {
-    dropped_.fetch_add(1, std::memory_order_relaxed);
-    return;
-  }
-  queue_.push_back(std::move(thrown));
-  queued_.store(queue_.size(), std::memory_order_relaxed);
-}
-
-void ExceptionTrace::takeAll(std::vector<ThrownException>& out) {
-  out.clear();
-  std::lock_guard<std::mutex> lock(mutex_);
-  out.swap(queue_);
-  queued_.store(0, std::memory_order_relaxed);
+  queue_.push(std::move(thrown));
 }
 
 std::string exceptionFrameName(const std::string& class_name, bool caught) {

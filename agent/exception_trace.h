@@ -13,12 +13,11 @@
 #include <jni.h>
 #include <jvmti.h>
 
-#include <atomic>
 #include <cstdint>
-#include <mutex>
 #include <string>
 #include <vector>
 
+#include "agent/bounded_queue.h"
 #include "agent/sample_slot.h"
 
 namespace stackscope::agent {
@@ -38,21 +37,18 @@ class ExceptionTrace {
   // queue's memory stays bounded whatever the program throws.
   static constexpr size_t kMaxQueued = 1 << 16;
 
-  explicit ExceptionTrace(int64_t start_ns) : start_ns_(start_ns) {}
+  explicit ExceptionTrace(int64_t start_ns) : start_ns_(start_ns), queue_(kMaxQueued) {}
 
   // The JVMTI Exception event. `catch_method` is null when no Java frame catches it.
   void onException(jvmtiEnv* jvmti, JNIEnv* jni, jobject exception, jmethodID catch_method);
 
   // Writer thread: moves every queued exception into `out` (cleared first).
-  void takeAll(std::vector<ThrownException>& out);
-  uint64_t dropped() const { return dropped_.load(std::memory_order_relaxed); }
+  void takeAll(std::vector<ThrownException>& out) { queue_.takeAll(out); }
+  uint64_t dropped() const { return queue_.dropped(); }
 
  private:
   const int64_t start_ns_;
-  std::mutex mutex_;  // taken by throwing threads and the writer, nothing else under it
-  std::vector<ThrownException> queue_;
-  std::atomic<size_t> queued_{0};  // queue_.size(), for a look without the lock
-  std::atomic<uint64_t> dropped_{0};
+  BoundedQueue<ThrownException> queue_;
 };
 
 // The name of the pseudo-method on top of an exception's stack (docs/format.md, Exception).

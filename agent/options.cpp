@@ -10,9 +10,10 @@ namespace stackscope::agent {
 
 namespace {
 
-constexpr std::string_view kKnownKeys = "event, interval, file, overwrite, children, native, status, filter, strict";
-constexpr std::string_view kValueKeys[] = {"event",  "interval", "file",  "overwrite",
-                                           "children", "native", "status", "filter"};
+constexpr std::string_view kKnownKeys =
+    "event, interval, file, overwrite, children, native, status, filter, alloc, classes, strict";
+constexpr std::string_view kValueKeys[] = {"event",    "interval", "file",   "overwrite", "children",
+                                           "native",   "status",   "filter", "alloc",     "classes"};
 
 std::string badOption(std::string_view item, std::string_view why) {
   std::string message = "stackscope: bad agent option '";
@@ -44,6 +45,48 @@ bool parseYesNo(std::string_view value, bool& out, std::string& why) {
     return false;
   }
   out = value == "yes";
+  return true;
+}
+
+// "512k", "1m", "65536": bytes, k and m (either case) in units of 1024.
+bool parseAllocInterval(std::string_view value, int64_t& out, std::string& why) {
+  why = "expected a size in bytes between 1k and 1g, such as 512k or 1m";
+  int64_t unit = 1;
+  if (!value.empty()) {
+    const char last = value.back();
+    if (last == 'k' || last == 'K') unit = 1024;
+    if (last == 'm' || last == 'M') unit = 1024 * 1024;
+    if (last == 'g' || last == 'G') unit = 1024 * 1024 * 1024;
+    if (unit != 1) value.remove_suffix(1);
+  }
+  if (value.empty() || value.size() > 10 || value.find_first_not_of("0123456789") != std::string_view::npos) return false;
+  int64_t number = 0;
+  for (char c : value) number = number * 10 + (c - '0');
+  if (number > kMaxAllocInterval / unit) return false;  // before the product can overflow
+  number *= unit;
+  if (number < kMinAllocInterval || number > kMaxAllocInterval) return false;
+  out = number;
+  return true;
+}
+
+// "com.shop.*;byte[]": globs over class names as Java writes them, ';' between them.
+bool parseClassGlobs(std::string_view value, std::vector<std::string>& out, std::string& why) {
+  for (size_t start = 0; start <= value.size();) {
+    size_t end = value.find(';', start);
+    if (end == std::string_view::npos) end = value.size();
+    const std::string_view glob = value.substr(start, end - start);
+    start = end + 1;
+    if (glob.empty()) continue;
+    if (glob.find_first_of("/ ") != std::string_view::npos) {
+      why = "expected class names as Java writes them, such as com.shop.*;byte[] (dots, not slashes)";
+      return false;
+    }
+    out.emplace_back(glob);
+  }
+  if (out.empty()) {
+    why = "expected one or more class globs separated by ';', such as com.shop.*;byte[]";
+    return false;
+  }
   return true;
 }
 
@@ -113,6 +156,8 @@ bool applyItem(std::string_view item, Options& options, std::string& why) {
                                 options.status_interval_ns, why);
   }
   if (key == "filter") return options.filter.parse(value, why);
+  if (key == "alloc") return parseAllocInterval(value, options.alloc_interval, why);
+  if (key == "classes") return parseClassGlobs(value, options.classes, why);
   if (key == "overwrite") return parseYesNo(value, options.overwrite, why);
   if (key == "native") return parseYesNo(value, options.native, why);
   if (key == "children") {
@@ -145,6 +190,7 @@ ParseResult parseOptions(std::string_view text, int64_t pid) {
   Options options;
   bool in_event_list = false;  // bare names after event= extend its list
   std::vector<std::string_view> seen_keys;  // a handful of items: a linear search is fine
+  std::vector<std::string_view> alloc_items;  // alloc= and classes=, checked against event= at the end
   for (size_t start = 0; start <= text.size();) {
     size_t end = text.find(',', start);
     if (end == std::string_view::npos) end = text.size();
@@ -166,12 +212,22 @@ ParseResult parseOptions(std::string_view text, int64_t pid) {
       return result;
     }
     seen_keys.push_back(key);
+    if (key == "alloc" || key == "classes") alloc_items.push_back(item);
     if (!applyItem(item, options, why)) {
       result.error = badOption(item, why);
       return result;
     }
   }
   if (options.file.empty()) options.file = "stackscope-" + std::to_string(pid) + ".ssr";
+  // Deaths are followed for the sampled allocations: live samples allocations too.
+  if (options.traces & kTraceLive) options.traces |= kTraceAlloc;
+  // An alloc option while the trace is off is a mistake that would go unnoticed otherwise.
+  if (!(options.traces & kTraceAlloc)) {
+    for (std::string_view item : alloc_items) {
+      result.error = badOption(item, "only the alloc trace uses it: add alloc or live to event=");
+      return result;
+    }
+  }
   result.options = std::move(options);
   result.ok = true;
   return result;

@@ -2,7 +2,9 @@
 // where event= takes a comma list, "event=cpu,gc,exception": the names right after event=
 // that are not key=value items belong to its list (at most one sampling mode, cpu or wall,
 // and any traces; a list of traces only records no samples),
-// optionally with "filter=user:u1;application:shop*" (annotation_filter.h; repeated filter=
+// optionally with "alloc=512k" (the alloc trace's mean sampling interval, in bytes with an
+// optional k or m), "classes=com.shop.*;byte[]" (the alloc trace records only objects of
+// these classes, class_glob.h), "filter=user:u1;application:shop*" (annotation_filter.h; repeated filter=
 // items add their entries to one filter; any other option given twice is an error, since
 // silently taking one of two values hides a mistake), "overwrite=no", "children=yes|no" and
 // "native=yes|no" (mixed mode, native_threads.h).
@@ -14,6 +16,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "agent/annotation_filter.h"
 
@@ -27,12 +30,15 @@ enum class SampleMode : uint8_t { Cpu, Wall, None };
 enum Trace : uint32_t {
   kTraceGc = 1u << 0,         // every garbage collection: start, pause, collector, cause (gc_trace.h)
   kTraceException = 1u << 1,  // every thrown exception: class, throw stack, caught or not (exception_trace.h)
+  kTraceAlloc = 1u << 2,      // sampled allocations: stack, class, size (alloc_trace.h)
+  kTraceLive = 1u << 3,       // the sampled objects' deaths (alloc_trace.h); implies kTraceAlloc
 };
 struct TraceName {
   Trace trace;
   const char* name;
 };
-inline constexpr TraceName kTraceNames[] = {{kTraceGc, "gc"}, {kTraceException, "exception"}};
+inline constexpr TraceName kTraceNames[] = {
+    {kTraceGc, "gc"}, {kTraceException, "exception"}, {kTraceAlloc, "alloc"}, {kTraceLive, "live"}};
 
 // What JVMs started by the profiled one inherit. Keep: whatever their environment says (a
 // JAVA_TOOL_OPTIONS carrying the agent loads it in them too). Follow: the agent puts itself
@@ -52,6 +58,8 @@ struct Options {
   // annotation, and other users pay nothing.
   bool native = true;
   int64_t status_interval_ns = 1'000'000'000;  // 1s
+  int64_t alloc_interval = 512 * 1024;  // bytes: JVMTI heap sampling's mean interval
+  std::vector<std::string> classes;     // the alloc trace's class globs; empty: every class
   bool strict = false;
   AnnotationFilter filter;  // empty: every thread is recorded
 };
@@ -67,6 +75,8 @@ inline constexpr int64_t kMinInterval = 100'000;             // 100us
 inline constexpr int64_t kMaxInterval = 10'000'000'000;      // 10s
 inline constexpr int64_t kMinStatusInterval = 10'000'000;    // 10ms
 inline constexpr int64_t kMaxStatusInterval = 3'600'000'000'000;  // 1h
+inline constexpr int64_t kMinAllocInterval = 1024;                 // 1k: smaller costs the program too much
+inline constexpr int64_t kMaxAllocInterval = int64_t{1} << 30;     // 1g: JVMTI takes a jint
 
 // `text` may be empty (no options). `pid` names the default output file.
 ParseResult parseOptions(std::string_view text, int64_t pid);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "agent/agent_thread.h"
+#include "agent/alloc_trace.h"
 #include "agent/annotation_table.h"
 #include "agent/carrier_frames.h"
 #include "agent/code_regions.h"
@@ -44,6 +45,7 @@ struct WriterInputs {
   NativeThreads* native_threads;    // mixed mode: scanned every second; null when off
   GcTrace* gc_trace;                // the traces, each null when off
   ExceptionTrace* exceptions;
+  AllocTrace* allocs;  // also the live trace's deaths
   int64_t start_ns;  // monotonic time 0
 };
 
@@ -69,6 +71,10 @@ class WriterThread {
   void writeRepeats(const SampleSlot& slot);
   // The traces' events (writer_traces.cpp); `last` also says what they could not record.
   void drainTraces(JNIEnv* jni, bool last);
+  void drainAllocs(JNIEnv* jni);
+  // The stack of a trace's event taken with GetStackTrace, with `top` (a method id, 0 = none)
+  // above its frames: its id in the recording.
+  uint32_t traceStack(JNIEnv* jni, uint32_t top, const std::vector<RawFrame>& frames);
   void ensureThreadRecord(uint32_t thread);
   // Writes the Annotation record of `id` the first time an event uses it: only the
   // annotations of recorded threads reach the file when a filter leaves others out.
@@ -88,6 +94,7 @@ class WriterThread {
   uint64_t lost_reported_[format::kLostReasonMax + 1] = {};
   std::vector<MetaEvent> meta_batch_;
   std::vector<ThrownException> exception_batch_;
+  std::vector<SampledAllocation> alloc_batch_;
   std::vector<format::Frame> frames_;
   std::unordered_set<uint32_t> threads_written_;
   std::vector<bool> annotations_written_;  // by annotation id

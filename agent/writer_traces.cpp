@@ -1,4 +1,4 @@
-// The writer thread's part for the traces other than sampling (gc, exception): their events
+// The writer thread's part for the traces other than sampling (gc, exception, alloc, live): their events
 // reach the file in the same chunks as the samples, each within a drain period of happening.
 #include <cstdio>
 
@@ -18,25 +18,56 @@ void WriterThread::drainTraces(JNIEnv* jni, bool last) {
     exceptions->takeAll(exception_batch_);
     for (const ThrownException& thrown : exception_batch_) {
       if (thrown.thread != 0) ensureThreadRecord(thrown.thread);
-      frames_.clear();
-      frames_.push_back({methods_.namedId(exceptionFrameName(thrown.class_name, thrown.caught)), -1});
-      for (const RawFrame& raw : thrown.frames) frames_.push_back(frameOf(jni, raw));
-      if (thrown.frames.size() == kMaxFrames) frames_.push_back({methods_.truncatedId(), -1});
+      const uint32_t top = methods_.namedId(exceptionFrameName(thrown.class_name, thrown.caught));
+      const uint32_t stack = traceStack(jni, top, thrown.frames);
       ensureAnnotation(thrown.annotation);
-      in_.writer->writeException(
-          {thrown.time_ns, thrown.thread, in_.writer->internStack(frames_.data(), frames_.size()), thrown.annotation});
+      in_.writer->writeException({thrown.time_ns, thrown.thread, stack, thrown.annotation});
     }
   }
+  if (in_.allocs) drainAllocs(jni);
   if (!last) return;
   // Nothing silent: what a trace could not keep is said in the recording and on stderr.
   const uint64_t gc_dropped = in_.gc_trace ? in_.gc_trace->dropped() : 0;
   const uint64_t exceptions_dropped = in_.exceptions ? in_.exceptions->dropped() : 0;
-  for (const auto& [count, what] : {std::pair{gc_dropped, "garbage collections"}, std::pair{exceptions_dropped, "exceptions"}}) {
+  const uint64_t allocs_dropped = in_.allocs ? in_.allocs->dropped() : 0;
+  for (const auto& [count, what] : {std::pair{gc_dropped, "garbage collections"}, std::pair{exceptions_dropped, "exceptions"},
+                                    std::pair{allocs_dropped, "sampled allocations"}}) {
     if (count == 0) continue;
     const std::string warning = std::to_string(count) + " " + what + " were not recorded: the writer fell behind";
     std::fprintf(stderr, "stackscope: warning: %s\n", warning.c_str());
     in_.writer->writeAgentWarning({0, warning});
   }
+  // A death not recorded leaves its object live for ever in the live view: say how many.
+  const uint64_t frees_dropped = in_.allocs ? in_.allocs->freesDropped() : 0;
+  const uint64_t untagged = in_.allocs ? in_.allocs->untagged() : 0;
+  for (const auto& [count, what] : {std::pair{frees_dropped, " sampled objects died unrecorded (the writer fell behind): they count as live"},
+                                    std::pair{untagged, " sampled objects could not be tagged: they do not count as live"}}) {
+    if (count == 0) continue;
+    const std::string warning = std::to_string(count) + what;
+    std::fprintf(stderr, "stackscope: warning: %s\n", warning.c_str());
+    in_.writer->writeAgentWarning({0, warning});
+  }
+}
+
+void WriterThread::drainAllocs(JNIEnv* jni) {
+  in_.allocs->takeAll(alloc_batch_);
+  for (const SampledAllocation& sampled : alloc_batch_) {
+    if (sampled.thread != 0) ensureThreadRecord(sampled.thread);
+    const uint32_t stack = traceStack(jni, 0, sampled.frames);
+    ensureAnnotation(sampled.annotation);
+    in_.writer->writeAlloc({sampled.time_ns, sampled.thread, stack, in_.writer->internString(sampled.class_name),
+                            sampled.size, in_.allocs->interval(), sampled.annotation, sampled.tag});
+  }
+  // After the allocations: a death drained now may be of an object queued a moment before.
+  in_.allocs->drainFreed([&](const FreedObject& freed) { in_.writer->writeObjectFree({freed.time_ns, freed.tag}); });
+}
+
+uint32_t WriterThread::traceStack(JNIEnv* jni, uint32_t top, const std::vector<RawFrame>& frames) {
+  frames_.clear();
+  if (top != 0) frames_.push_back({top, -1});
+  for (const RawFrame& raw : frames) frames_.push_back(frameOf(jni, raw));
+  if (frames.size() == kMaxFrames) frames_.push_back({methods_.truncatedId(), -1});
+  return in_.writer->internStack(frames_.data(), frames_.size());
 }
 
 }  // namespace stackscope::agent

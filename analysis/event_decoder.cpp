@@ -3,8 +3,12 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <string>
+#include <unordered_set>
+
+#include "analysis/alloc_estimate.h"
 
 namespace stackscope::analysis {
 
@@ -142,6 +146,33 @@ void EventDecoder::exception(const format::ExceptionRecord& e) {
   addEvent({e.time_ns, e.thread, e.stack, format::ThreadState::Running, 1, e.annotation, EventKind::Exception});
 }
 
+// A sampled allocation: an event of its thread and stack, valued in objects and bytes as the
+// estimates of the true totals it stands for (alloc_estimate.h), with its object's class.
+void EventDecoder::alloc(const format::AllocRecord& a) {
+  seen(a.time_ns);
+  if (!window_.contains(a.time_ns) || !accept(a.thread)) return;
+  named(a.thread);
+  const AllocEstimate estimate = estimateAllocation(a.size, a.interval);
+  // The tag names an object once; without one, the event's own coordinates seed the rounding.
+  const uint64_t seed = a.tag != 0 ? a.tag : static_cast<uint64_t>(a.time_ns) ^ (uint64_t{a.stack} << 32) ^ a.thread;
+  const size_t index = out_.events.size();
+  out_.amounts[findMetric(EventKind::Alloc, "objects")->column].emplace_back(index, roundUnbiased(estimate.objects, seed));
+  out_.amounts[findMetric(EventKind::Alloc, "bytes")->column].emplace_back(index, std::llround(estimate.bytes));
+  if (a.class_name != 0 && a.class_name < model_.strings.size())
+    out_.labels[static_cast<size_t>(Label::ObjectClass)].emplace_back(index, a.class_name);
+  if (a.tag != 0) out_.tags.emplace_back(index, a.tag);
+  if (std::find(out_.alloc_intervals.begin(), out_.alloc_intervals.end(), a.interval) == out_.alloc_intervals.end())
+    out_.alloc_intervals.push_back(a.interval);
+  addEvent({a.time_ns, a.thread, a.stack, format::ThreadState::Running, 1, a.annotation, EventKind::Alloc});
+}
+
+// Only deaths inside the window matter: an object allocated in it and freed after its end was
+// live at its end.
+void EventDecoder::objectFree(const format::ObjectFreeRecord& f) {
+  seen(f.time_ns);
+  if (window_.contains(f.time_ns) && f.tag != 0) out_.freed.push_back(f.tag);
+}
+
 void EventDecoder::threadStart(const format::ThreadEventRecord& e) {
   seen(e.time_ns);
   if (!accept(e.thread)) return;
@@ -185,6 +216,11 @@ void mergeEvents(Recording& rec, DecodedEvents&& run, DecodedEvents& totals) {
     prefault(rec.events, rec.events.size(), rec.events.size() + run.events.size());
     rec.events.insert(rec.events.end(), run.events.begin(), run.events.end());
   }
+  for (const auto& [index, tag] : run.tags) totals.tags.emplace_back(offset + index, tag);
+  totals.freed.insert(totals.freed.end(), run.freed.begin(), run.freed.end());
+  for (uint64_t interval : run.alloc_intervals)
+    if (std::find(totals.alloc_intervals.begin(), totals.alloc_intervals.end(), interval) == totals.alloc_intervals.end())
+      totals.alloc_intervals.push_back(interval);
   rec.kinds_seen |= run.kinds_seen;
   rec.statuses.insert(rec.statuses.end(), run.statuses.begin(), run.statuses.end());
   for (const auto& [reason, count] : run.lost) rec.lost[reason] += count;
@@ -207,18 +243,46 @@ void mergeEvents(Recording& rec, DecodedEvents&& run, DecodedEvents& totals) {
   totals.rejected_ids += run.rejected_ids;
 }
 
+namespace {
+
+// The live events: a copy, of kind live, of each followed alloc event whose object was not
+// freed in the window, with its column entries. Appended: the time sort puts them in place.
+bool addLiveEvents(Recording& rec, const DecodedEvents& totals) {
+  if (totals.tags.empty()) return false;
+  const std::unordered_set<uint64_t> freed(totals.freed.begin(), totals.freed.end());
+  bool added = false;
+  for (const auto& [index, tag] : totals.tags) {
+    if (freed.count(tag)) continue;
+    Event live = rec.events[index];
+    live.kind = EventKind::Live;
+    for (std::vector<uint64_t>& column : rec.amounts)
+      if (!column.empty()) column.push_back(column[index]);
+    for (std::vector<uint32_t>& column : rec.labels)
+      if (!column.empty()) column.push_back(column[index]);
+    rec.events.push_back(live);
+    added = true;
+  }
+  if (added) rec.kinds_seen |= 1u << static_cast<unsigned>(EventKind::Live);
+  return added;
+}
+
+}  // namespace
+
 void finishEvents(Recording& rec, const DecodedEvents& totals) {
   // The stored quantities and labels, dense: a column is empty or parallel to the events.
   const bool has_amounts = densify(totals.amounts, rec.events.size(), rec.amounts);
   const bool has_labels = densify(totals.labels, rec.events.size(), rec.labels);
   const bool has_columns = has_amounts || has_labels;
+  rec.alloc_intervals = totals.alloc_intervals;
+  std::sort(rec.alloc_intervals.begin(), rec.alloc_intervals.end());
+  const bool out_of_order = addLiveEvents(rec, totals) || totals.out_of_order;
   // Writers may emit events slightly out of order (a trace's events are written after the
   // samples taken meanwhile); statistics that follow a thread from event to event (call
   // counts) need time order. The columns follow their events.
   const auto by_time = [](const Event& a, const Event& b) { return a.time_ns < b.time_ns; };
-  if (totals.out_of_order && !has_columns) {
+  if (out_of_order && !has_columns) {
     std::stable_sort(rec.events.begin(), rec.events.end(), by_time);
-  } else if (totals.out_of_order) {
+  } else if (out_of_order) {
     std::vector<uint32_t> order(rec.events.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<uint32_t>(i);
     std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return by_time(rec.events[a], rec.events[b]); });

@@ -37,6 +37,9 @@ struct DecodedEvents {
   // sparse, since most events carry none (Recording::amounts is dense once loaded).
   std::array<std::vector<std::pair<size_t, uint64_t>>, kAmountColumns> amounts;
   std::array<std::vector<std::pair<size_t, uint32_t>>, kLabelColumns> labels;  // the same for labels
+  std::vector<std::pair<size_t, uint64_t>> tags;  // (index, tag): alloc events whose deaths are followed
+  std::vector<uint64_t> freed;                    // tags of the objects freed in the window
+  std::vector<uint64_t> alloc_intervals;          // distinct, in order of appearance
 };
 
 // Ids index dense tables, so an id from a damaged or hostile file must not make us allocate
@@ -59,6 +62,8 @@ class EventDecoder final : public format::RecordVisitor {
   void sample(const format::SampleRecord& s) override;
   void gc(const format::GcRecord& g) override;
   void exception(const format::ExceptionRecord& e) override;
+  void alloc(const format::AllocRecord& a) override;
+  void objectFree(const format::ObjectFreeRecord& f) override;
   void threadStart(const format::ThreadEventRecord& e) override;
   void threadEnd(const format::ThreadEventRecord& e) override;
   void status(const format::StatusRecord& s) override;

@@ -30,10 +30,12 @@ enum class MetricSource : uint8_t {
 inline constexpr size_t kAmountColumns = 2;
 
 // Names some events carry beside their stack (string ids, the columns of Recording::labels):
-// what a collection was (its collector) and why (its cause). Views group and filter by them
-// like by any other property of an event (group_stats.h, --where collector=…).
-enum class Label : uint8_t { Collector, Cause };
-inline constexpr size_t kLabelColumns = 2;
+// what a collection was (its collector) and why (its cause); the class of the object an event
+// is about (an allocated object of alloc and live events: "byte[]", "java.lang.String"; any
+// kind about an object may fill it). Views group and filter by them like by any other property
+// of an event (group_stats.h, --where collector=…, class=…).
+enum class Label : uint8_t { Collector, Cause, ObjectClass };
+inline constexpr size_t kLabelColumns = 3;
 
 struct MetricInfo {
   const char* name;   // as --metric takes it

@@ -32,6 +32,8 @@ std::string recordTypeName(uint32_t type) {
     case RecordType::KindSample: return "kind_sample";
     case RecordType::Gc: return "gc";
     case RecordType::Exception: return "exception";
+    case RecordType::Alloc: return "alloc";
+    case RecordType::ObjectFree: return "object_free";
   }
   return "unknown_" + std::to_string(type);
 }
@@ -62,6 +64,14 @@ class Counter final : public format::RecordVisitor {
   void exception(const format::ExceptionRecord& e) override {
     count(RecordType::Exception);
     seen(e.time_ns);
+  }
+  void alloc(const format::AllocRecord& a) override {
+    count(RecordType::Alloc);
+    seen(a.time_ns);
+  }
+  void objectFree(const format::ObjectFreeRecord& f) override {
+    count(RecordType::ObjectFree);
+    seen(f.time_ns);
   }
   void threadStart(const format::ThreadEventRecord& e) override {
     count(RecordType::ThreadStart);

@@ -1,20 +1,39 @@
 #include "analysis/group_stats.h"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
+
+#include "common/duration.h"
 
 namespace stackscope::analysis {
 
 namespace {
 
-bool byLabel(GroupBy by) { return by == GroupBy::Collector || by == GroupBy::Cause; }
+bool byLabel(GroupBy by) { return by == GroupBy::Collector || by == GroupBy::Cause || by == GroupBy::Class; }
 
-Label labelOf(GroupBy by) { return by == GroupBy::Collector ? Label::Collector : Label::Cause; }
+Label labelOf(GroupBy by) {
+  return by == GroupBy::Collector ? Label::Collector : by == GroupBy::Cause ? Label::Cause : Label::ObjectClass;
+}
+
+constexpr size_t kAgeGroups = std::size(kAgeBounds) + 1;
+
+size_t ageGroup(int64_t age_ns) {
+  return static_cast<size_t>(std::upper_bound(std::begin(kAgeBounds), std::end(kAgeBounds), age_ns) - std::begin(kAgeBounds));
+}
+
+// "100ms-1s", "1h+": the age group's bounds.
+std::string ageName(size_t group) {
+  const std::string from = group == 0 ? "0s" : formatDuration(kAgeBounds[group - 1]);
+  if (group + 1 == kAgeGroups) return from + "+";
+  return from + "-" + formatDuration(kAgeBounds[group]);
+}
 
 size_t keyCount(const Recording& recording, GroupBy by) {
   if (by == GroupBy::State) return format::kThreadStateCount;
   if (by == GroupBy::Exception) return recording.stacks.size();
   if (byLabel(by)) return recording.strings.size() + 1;
+  if (by == GroupBy::Age) return kAgeGroups;
   return recording.annotations.size() + 1;
 }
 
@@ -22,6 +41,7 @@ size_t keyOf(const Recording& recording, GroupBy by, const Event& e) {
   if (by == GroupBy::State) return static_cast<size_t>(e.state);
   if (by == GroupBy::Exception) return e.kind == EventKind::Exception ? e.stack : 0;
   if (byLabel(by)) return recording.label(e, labelOf(by));
+  if (by == GroupBy::Age) return ageGroup(recording.windowEndNs() - e.time_ns);
   return e.annotation;
 }
 
@@ -42,6 +62,7 @@ std::pair<bool, std::string> groupOf(const Recording& recording, GroupBy by, siz
     return name.empty() ? std::pair<bool, std::string>{true, kNoValue} : std::pair<bool, std::string>{false, std::string(name)};
   };
   if (by == GroupBy::State) return {false, format::threadStateName(static_cast<format::ThreadState>(key))};
+  if (by == GroupBy::Age) return {false, ageName(key)};
   if (by == GroupBy::Exception) return value(recording.thrownClass(static_cast<uint32_t>(key)));
   if (byLabel(by)) return key == 0 ? value("") : std::pair<bool, std::string>{false, recording.string(static_cast<uint32_t>(key))};
   if (key == 0 || key >= recording.annotations.size()) return {true, kNoValue};
@@ -65,6 +86,8 @@ GroupStats computeGroupStats(const Recording& recording, GroupBy by, const Event
     stat.unset = group.first;
     stats.groups.push_back(std::move(stat));
   }
+  // Ages are a histogram: youngest first. Other groups: the largest first.
+  if (by == GroupBy::Age) return stats;
   std::stable_sort(stats.groups.begin(), stats.groups.end(), [](auto& a, auto& b) { return a.value > b.value; });
   return stats;
 }

@@ -1,7 +1,9 @@
 // The metric's value of the events grouped by one property of the event: its thread state,
 // one field of its thread's annotation (user, session, request, application, component), the
-// thrown class of an exception, or one of its labels (a collection's collector or cause).
-// Unset values form their own group, named "(none)" and marked unset.
+// thrown class of an exception, one of its labels (a collection's collector or cause, the class
+// of the object it is about: event_kinds.h), or its age: how long before the end of the window it happened (for live objects, how long
+// ago they were allocated: the leak hunter's view). Unset values form their own group, named
+// "(none)" and marked unset.
 #pragma once
 
 #include <cstdint>
@@ -12,7 +14,7 @@
 
 namespace stackscope::analysis {
 
-enum class GroupBy { State, User, Session, Request, Application, Component, Exception, Collector, Cause };
+enum class GroupBy { State, User, Session, Request, Application, Component, Exception, Collector, Cause, Class, Age };
 
 // A group's value (`value`, in the metric) and the rest of what its events add up to: how
 // many, the largest single value and when, the first and last time (EventAggregate).
@@ -23,8 +25,12 @@ struct GroupStat : EventAggregate {
 
 struct GroupStats {
   ViewTotals totals;              // of the view
-  std::vector<GroupStat> groups;  // value descending, then the group's name
+  std::vector<GroupStat> groups;  // value descending, then the group's name; ages youngest first
 };
+
+// The age groups, by how long before the end of the window an event happened: bounds in ns.
+inline constexpr int64_t kAgeBounds[] = {100'000'000, 1'000'000'000, 10'000'000'000, 60'000'000'000,
+                                         600'000'000'000, 3'600'000'000'000};
 
 inline constexpr const char* kNoValue = "(none)";
 

@@ -5,6 +5,7 @@
 // without copying the model.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <limits>
@@ -99,6 +100,9 @@ struct Recording {
   // Names some events carry (event_kinds.h, Label), string ids, 0 = none; every column either
   // empty or parallel to `events`, like `amounts`.
   std::array<std::vector<uint32_t>, kLabelColumns> labels;
+  // The alloc trace's mean sampling intervals (bytes) in the window, ascending: one, unless
+  // it changed while recording. What the objects and bytes metrics were scaled with.
+  std::vector<uint64_t> alloc_intervals;
   uint32_t kinds_seen = 0;  // bit per EventKind with events in `events`: the loader keeps it
   std::vector<format::StatusRecord> statuses;
   std::vector<format::MarkerRecord> markers;  // every marker of the recording, whatever the window
@@ -126,6 +130,9 @@ struct Recording {
   uint64_t lostTotal() const;
   // Length of the window actually covered: the window clipped to [0, end_ns].
   int64_t viewDurationNs() const;
+  // Where the window ends: its end, or the recording's when it goes further. Live objects are
+  // those not freed by then; their age is counted back from it.
+  int64_t windowEndNs() const { return std::min(window.to_ns, end_ns); }
 };
 
 }  // namespace stackscope::analysis

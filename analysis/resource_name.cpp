@@ -27,6 +27,9 @@ constexpr TypeInfo kTypes[] = {
     {"status", ResourceType::Status, false, WhereField::Path},
     {"gc", ResourceType::Gc, true, WhereField::Collector},
     {"exceptions", ResourceType::Exceptions, true, WhereField::Exception},
+    {"classes", ResourceType::Classes, true, WhereField::Class},
+    {"allocations", ResourceType::Allocations, false, WhereField::Path},
+    {"ages", ResourceType::Ages, false, WhereField::Path},
 };
 
 const TypeInfo& info(ResourceType type) {
@@ -43,10 +46,16 @@ std::string typeList() {
 
 // Inside a method's parameter list, "(int, long[])", commas, brackets and spaces belong to the
 // value: the parser reads up to the closing parenthesis (Parser::value).
+// An array class's "[]" belongs to the value too: classes[byte[],java.lang.Object[][]].
 bool needsQuotes(const std::string& value) {
   if (value.empty()) return true;
   int depth = 0;
-  for (char c : value) {
+  for (size_t i = 0; i < value.size(); ++i) {
+    const char c = value[i];
+    if (c == '[' && i + 1 < value.size() && value[i + 1] == ']') {
+      ++i;
+      continue;
+    }
     if (c == '"' || c == '\\') return true;
     if (c == '(' || c == ')') {
       depth += c == '(' ? 1 : -1;
@@ -136,6 +145,9 @@ class Parser {
     bool in_params = false;  // "work(int, long[])": ',' and ']' belong to the parameters
     while (pos_ < text_.size() && (in_params || (text_[pos_] != ',' && text_[pos_] != ']'))) {
       if (text_[pos_] == '(' || text_[pos_] == ')') in_params = text_[pos_] == '(';
+      if (text_.compare(pos_, 2, "[]") == 0) {  // an array class: "byte[]"
+        out += text_[pos_++];
+      }
       out += text_[pos_++];
     }
     if (out.empty()) throw fail("empty value");

@@ -32,6 +32,10 @@ enum class ResourceType {
   Status,        // view: every status report (process-wide: nothing narrows it but time)
   Gc,            // selection: the collector (glob); view: the gc trace's collections by collector
   Exceptions,    // selection: the thrown class (glob); view: exception events by class
+  Classes,       // selection: the object's class (glob, the ObjectClass label); view: by object class
+  Allocations,   // the allocation events (alloc, unless --event says live): 'methods[X]/allocations/classes';
+                 // as a view, the classes view
+  Ages,          // view: events by how long before the end of the window they happened (live objects' ages)
 };
 
 struct ResourceElement {

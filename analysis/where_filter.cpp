@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analysis/names.h"
+#include "common/class_glob.h"
 
 namespace stackscope::analysis {
 
@@ -82,6 +83,12 @@ class Condition : public Node {
       case WhereField::Thread:
       case WhereField::Tid: return cached(event.thread, [&] { return matchThread(event.thread); });
       case WhereField::Class:
+        // An event about an object (an allocation) answers with the object's class.
+        if (const uint32_t object_class = recording_.label(event, Label::ObjectClass)) {
+          return cachedIn(class_cache_, object_class,
+                          [&] { return matchClassGlob(value_, recording_.string(object_class)); });
+        }
+        [[fallthrough]];
       case WhereField::Method:
       case WhereField::Package:
       case WhereField::Path: return cached(event.stack, [&] { return matchStack(event.stack); });
@@ -107,10 +114,12 @@ class Condition : public Node {
   }
 
   template <typename Compute>
-  bool cached(uint32_t id, Compute compute) {
-    if (id >= cache_.size()) cache_.resize(id + 1, -1);
-    if (cache_[id] < 0) cache_[id] = compute() ? 1 : 0;
-    return cache_[id] == 1;
+  bool cached(uint32_t id, Compute compute) { return cachedIn(cache_, id, compute); }
+  template <typename Compute>
+  static bool cachedIn(std::vector<int8_t>& cache, uint32_t id, Compute compute) {
+    if (id >= cache.size()) cache.resize(id + 1, -1);
+    if (cache[id] < 0) cache[id] = compute() ? 1 : 0;
+    return cache[id] == 1;
   }
 
   // The kind's name; "sample", as before kinds had names, still matches every time sample.
@@ -159,6 +168,7 @@ class Condition : public Node {
   const Recording& recording_;
   const MethodNames& names_;
   std::vector<int8_t> cache_;
+  std::vector<int8_t> class_cache_;   // per object class (string id)
   std::vector<int8_t> method_cache_;  // per method id: -1 unknown, 0 false, 1 true
 };
 
@@ -173,12 +183,13 @@ std::unique_ptr<Node> compile(const WhereNode& node, const Recording& recording,
 // id of it (stack, thread, state or annotation), so it is decided once per id.
 enum class Dimension { None, Stack, Thread, State, Annotation, Kind, Mixed };
 
-Dimension dimensionOf(const WhereNode& node) {
+// `object_classes`: some events have an object class, which a class condition reads first.
+Dimension dimensionOf(const WhereNode& node, bool object_classes) {
   if (node.kind == WhereNode::Kind::Condition) {
     switch (node.field) {
       case WhereField::Thread:
       case WhereField::Tid: return Dimension::Thread;
-      case WhereField::Class:
+      case WhereField::Class: return object_classes ? Dimension::Mixed : Dimension::Stack;
       case WhereField::Method:
       case WhereField::Package:
       case WhereField::Path: return Dimension::Stack;
@@ -192,7 +203,7 @@ Dimension dimensionOf(const WhereNode& node) {
   }
   Dimension dim = Dimension::None;
   for (const auto& child : node.children) {
-    const Dimension d = dimensionOf(*child);
+    const Dimension d = dimensionOf(*child, object_classes);
     if (d == Dimension::None || d == dim) continue;
     dim = dim == Dimension::None ? d : Dimension::Mixed;
   }
@@ -273,7 +284,9 @@ EventPredicate compileWhere(const WhereNode& expression, const Recording& record
   std::vector<const WhereNode*> terms;
   flattenAnd(expression, terms);
   std::map<Dimension, std::vector<std::unique_ptr<Node>>> by_dimension;
-  for (const WhereNode* term : terms) by_dimension[dimensionOf(*term)].push_back(compile(*term, recording, *names));
+  const bool object_classes = !recording.labels[static_cast<size_t>(Label::ObjectClass)].empty();
+  for (const WhereNode* term : terms)
+    by_dimension[dimensionOf(*term, object_classes)].push_back(compile(*term, recording, *names));
   auto root = std::make_shared<Conjunction>();
   for (auto& [dim, nodes] : by_dimension) {
     auto inner = nodes.size() == 1 ? std::move(nodes[0]) : std::make_unique<Combined>(WhereNode::Kind::And, std::move(nodes));
@@ -295,7 +308,17 @@ std::vector<std::string> unmatchedMethodPatterns(const WhereNode& expression, co
   }
   std::vector<std::string> unmatched;
   const MethodNames names(recording);
+  // A class pattern may name the objects of the events instead (class=byte[]).
+  std::vector<bool> object_class(recording.strings.size(), false);
+  for (uint32_t id : recording.labels[static_cast<size_t>(Label::ObjectClass)])
+    if (id < object_class.size()) object_class[id] = true;
+  const auto namesObjectClass = [&](const std::string& pattern) {
+    for (uint32_t id = 1; id < object_class.size(); ++id)
+      if (object_class[id] && matchClassGlob(pattern, recording.strings[id])) return true;
+    return false;
+  };
   for (auto it = conditions.rbegin(); it != conditions.rend(); ++it) {
+    if ((*it)->field == WhereField::Class && namesObjectClass((*it)->value)) continue;
     // A condition compiled alone answers for one frame: the top frame of a stack made of it.
     Condition condition(**it, recording, names);
     bool any = false;

@@ -23,7 +23,8 @@ namespace stackscope::analysis {
 enum class WhereField {
   Thread,       // thread name (glob)
   Tid,          // thread id as the recording numbers it (exact)
-  Class,        // class of the top frame (glob on "pkg.Class")
+  Class,        // the object's class on events about an object (allocations: glob on "byte[]",
+                // "pkg.Class"), else the class of the top frame (glob on "pkg.Class")
   Method,       // top frame (glob on "pkg.Class.method")
   Package,      // package of the top frame's class (glob on "pkg.sub")
   Path,         // any frame on the stack (glob on "pkg.Class.method"); use with "~"

@@ -36,6 +36,8 @@ struct RecordArgs {
   std::string status = "1s";
   std::string output;
   std::string filter;  // the agent's collection-time filter, "user:u1;application:shop*"
+  std::string alloc_interval;  // the alloc trace's alloc=, "512k"; "" = the agent's default
+  std::string classes;         // the alloc trace's classes=, "com.shop.*;byte[]"
   bool no_children = false;
   bool no_native = false;
   std::vector<std::string> command;
@@ -79,6 +81,14 @@ std::string agentOptions(const RecordArgs& args, const fs::path& output) {
   if (!args.filter.empty()) {
     checkOptionValue(args.filter, "the filter");
     options += ",filter=" + args.filter;
+  }
+  if (!args.alloc_interval.empty()) {
+    checkOptionValue(args.alloc_interval, "--alloc-interval");
+    options += ",alloc=" + args.alloc_interval;
+  }
+  if (!args.classes.empty()) {
+    checkOptionValue(args.classes, "--classes");
+    options += ",classes=" + args.classes;
   }
   // The agent's own parser: a mistake fails here, with its message, before any JVM runs
   // unprofiled. Its messages start with "stackscope: ", which main adds again.
@@ -230,7 +240,9 @@ Command addRecordCommand(CLI::App& parent) {
   cmd->add_option("-e,--event", args->event,
                   "A comma list: at most one sampling mode, cpu (default: threads using CPU, in proportion to CPU "
                   "time) or wall (every thread, with its state), and any traces: gc (every collection: pause, "
-                  "collector, cause), exception (every exception thrown: class, throw stack, caught or not); "
+                  "collector, cause), exception (every exception thrown: class, throw stack, caught or not), "
+                  "alloc (a sampled allocation about every --alloc-interval bytes a thread allocates: stack, "
+                  "class, size), live (alloc, and when each sampled object is freed: the live objects at the end); "
                   "traces alone record no samples");
   cmd->add_option("-i,--interval", args->interval, "Sampling interval (default 10ms)");
   cmd->add_option("--status", args->status, "Status report interval (default 1s)");
@@ -240,6 +252,12 @@ Command addRecordCommand(CLI::App& parent) {
   cmd->add_option("--filter", args->filter,
                   "Record only threads whose annotation matches, e.g. 'user:u1;user:u2;application:shop*' "
                   "(one key's values are alternatives, all keys must hold, globs allowed)");
+  cmd->add_option("--alloc-interval", args->alloc_interval,
+                  "alloc and live: the mean bytes a thread allocates between two sampled objects, 1k to 1g "
+                  "(default 512k; k and m suffixes)");
+  cmd->add_option("--classes", args->classes,
+                  "alloc and live: record only objects of these classes, globs as Java writes names, ';' "
+                  "between them: 'com.shop.*;byte[]'");
   cmd->add_flag("--no-children", args->no_children,
                 "Profile only the JVM record starts, not the JVMs it starts in turn (by default each gets its own "
                 "file: the -o name with its pid inserted, run.4242.ssr)");

@@ -28,6 +28,9 @@ analysis::GroupBy groupOf(ResourceType type) {
     case ResourceType::Applications: return analysis::GroupBy::Application;
     case ResourceType::Components: return analysis::GroupBy::Component;
     case ResourceType::Exceptions: return analysis::GroupBy::Exception;
+    case ResourceType::Classes:
+    case ResourceType::Allocations: return analysis::GroupBy::Class;
+    case ResourceType::Ages: return analysis::GroupBy::Age;
     default: return analysis::GroupBy::State;
   }
 }
@@ -89,7 +92,8 @@ void writeView(std::ostream& out, const analysis::Recording& rec, const analysis
       return;
     }
     default: {
-      const std::string name = analysis::resourceTypeName(view);
+      // The allocations of a selection are shown by class: 'methods[X]/allocations'.
+      const std::string name = analysis::resourceTypeName(view == ResourceType::Allocations ? ResourceType::Classes : view);
       const auto stats = analysis::computeGroupStats(rec, groupOf(view), scope);
       if (json) exporting::writeJson(out, exporting::groupJson(rec, stats, name, options));
       else exporting::writeGroupText(out, rec, stats, name, options);

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <optional>
 
 #include "analysis/load.h"
 #include "analysis/names.h"
@@ -30,15 +29,29 @@ std::string kindList(const std::vector<analysis::EventKind>& kinds) {
   return out;
 }
 
-// Without --event: the kind a resource name's element is about when the recording has it
-// (exceptions[…] and the exceptions view: exception events, which alone have a thrown class;
-// gc[…] and the gc view: collections), else the recording's own kind.
+// Without --event: the kind the resource name is about when the recording has it: exception
+// events for exceptions (only they have a thrown class), collections for gc, alloc events for
+// classes and allocations (the allocated objects' classes), live events for ages (the leak
+// hunter's view); else the recording's own kind.
 analysis::EventKind defaultKind(const analysis::Selection& selection, const std::vector<analysis::EventKind>& kinds) {
+  const auto has = [&](analysis::EventKind kind) { return std::find(kinds.begin(), kinds.end(), kind) != kinds.end(); };
   for (const analysis::ResourceElement& element : selection.resource.elements) {
-    const auto kind = element.type == analysis::ResourceType::Exceptions ? std::optional(analysis::EventKind::Exception)
-                      : element.type == analysis::ResourceType::Gc       ? std::optional(analysis::EventKind::Gc)
-                                                                         : std::nullopt;
-    if (kind && std::find(kinds.begin(), kinds.end(), *kind) != kinds.end()) return *kind;
+    switch (element.type) {
+      case analysis::ResourceType::Exceptions:
+        if (has(analysis::EventKind::Exception)) return analysis::EventKind::Exception;
+        break;
+      case analysis::ResourceType::Gc:
+        if (has(analysis::EventKind::Gc)) return analysis::EventKind::Gc;
+        break;
+      case analysis::ResourceType::Classes:
+      case analysis::ResourceType::Allocations:
+        if (has(analysis::EventKind::Alloc)) return analysis::EventKind::Alloc;
+        break;
+      case analysis::ResourceType::Ages:
+        if (has(analysis::EventKind::Live)) return analysis::EventKind::Live;
+        break;
+      default: break;
+    }
   }
   return kinds.front();
 }
@@ -83,7 +96,8 @@ ChosenEvents chooseEvents(const SelectionArgs& args, const analysis::Selection& 
   ChosenEvents chosen;
   chosen.kind = args.event.empty() ? defaultKind(selection, kinds) : *analysis::parseEventKind(args.event);
   if (std::find(kinds.begin(), kinds.end(), chosen.kind) == kinds.end())
-    throw UserError("--event " + args.event + ": the recording has no " + args.event + " events; it has: " + kindList(kinds));
+    throw UserError("--event " + args.event + ": the recording has no " + args.event + " events; it has: " + kindList(kinds) +
+                    (chosen.kind == analysis::EventKind::Live ? " (record -e live follows the sampled objects' deaths)" : ""));
   // The gc view sums collections' time: its longest and mean pauses are times.
   const bool gc_view = selection.resource.view().type == analysis::ResourceType::Gc;
   if (gc_view && ((!args.event.empty() && chosen.kind != analysis::EventKind::Gc) || (!args.metric.empty() && args.metric != "time")))

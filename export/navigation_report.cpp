@@ -83,7 +83,8 @@ void writeGroupText(std::ostream& out, const analysis::Recording& rec, const ana
   table.addColumn(metricColumn(options), Align::Right);
   table.addColumn("Pct", Align::Right);
   if (showsMax(options)) table.addColumn("Max", Align::Right);
-  std::string column = view.substr(0, view.size() - 1);  // "users" -> "user"
+  // "users" -> "user", "classes" -> "class"
+  std::string column = view.substr(0, view.size() - (view.ends_with("sses") ? 2 : 1));
   column[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(column[0])));
   table.addColumn(column, Align::Left);
   const size_t shown = options.rows(stats.groups.size());

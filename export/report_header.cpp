@@ -55,6 +55,25 @@ std::string lostScopeNote(const analysis::Recording& rec, const ReportOptions& o
   return note;
 }
 
+bool allocationEvents(const ReportOptions& options) {
+  return options.event == analysis::EventKind::Alloc || options.event == analysis::EventKind::Live;
+}
+
+// How the alloc and live events' objects and bytes were scaled (analysis/alloc_estimate.h).
+std::string scalingLine(const analysis::Recording& rec) {
+  std::string intervals;
+  for (uint64_t interval : rec.alloc_intervals)
+    intervals += (intervals.empty() ? "" : ", ") + formatBytes(interval);
+  if (intervals.empty()) intervals = "none in the view";
+  return "a sampled object of s bytes counts 1/(1-exp(-s/N)) objects and s/(1-exp(-s/N)) bytes, N the mean "
+         "sampling interval (" + intervals + ")";
+}
+
+// Live objects are those not freed by the end of the window.
+std::string liveLine(const analysis::Recording& rec) {
+  return "allocated in the window and not freed by its end, " + formatDuration(rec.windowEndNs());
+}
+
 }  // namespace
 
 double jsonPercent(uint64_t part, uint64_t whole) { return std::round(analysis::percent(part, whole) * 1e4) / 1e4; }
@@ -82,6 +101,8 @@ void writeTextHeader(std::ostream& out, const analysis::Recording& rec, const Re
   if (options.resource.find_first_of("[/") != std::string::npos) writeField(out, "View", options.resource);
   writeField(out, "Samples", samplesLine(rec, totals.samples));
   writeField(out, "Metric", metricLine(options, totals.value));
+  if (allocationEvents(options)) writeField(out, "Scaling", scalingLine(rec));
+  if (options.event == analysis::EventKind::Live) writeField(out, "Live", liveLine(rec));
   if (rec.lostTotal() > 0 && narrowed(rec, options)) writeField(out, "Lost", lostScopeNote(rec, options));
   for (const std::string& warning : rec.warnings) writeField(out, "Warning", warning);
 }
@@ -127,6 +148,10 @@ Json jsonHeader(const analysis::Recording& rec, const ReportOptions& options, st
                                   {"gaps_included", options.covered_ns >= 0},
                                   {"note", lostScopeNote(rec, options)}};
   if (!options.unmatched.empty()) header["unmatched"] = options.unmatched;
+  if (allocationEvents(options))
+    header["scaling"] = {{"objects", "1/(1-exp(-s/N))"}, {"bytes", "s/(1-exp(-s/N))"}, {"sampling_interval_bytes", rec.alloc_intervals},
+                         {"note", scalingLine(rec)}};
+  if (options.event == analysis::EventKind::Live) header["live_at_ns"] = rec.windowEndNs();
   return header;
 }
 

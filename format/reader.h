@@ -40,6 +40,8 @@ class RecordVisitor {
   virtual void sample(const SampleRecord&) {}
   virtual void gc(const GcRecord&) {}
   virtual void exception(const ExceptionRecord&) {}
+  virtual void alloc(const AllocRecord&) {}
+  virtual void objectFree(const ObjectFreeRecord&) {}
   virtual void threadStart(const ThreadEventRecord&) {}
   virtual void threadEnd(const ThreadEventRecord&) {}
   virtual void status(const StatusRecord&) {}

@@ -135,6 +135,28 @@ bool decodeBody(RecordType type, ByteCursor& in, int64_t& time, StackTree& stack
       v.exception(r);
       return true;
     }
+    case RecordType::Alloc: {
+      AllocRecord r;
+      r.time_ns = time + in.signedVarint();  // does not move the running time (writer.cpp)
+      r.thread = in.u32();
+      r.stack = in.u32();
+      r.class_name = in.u32();
+      r.size = in.varint();
+      r.interval = in.varint();
+      if (!in.atEnd()) r.annotation = in.u32();
+      if (!in.atEnd()) r.tag = in.varint();
+      if (in.failed()) return false;
+      v.alloc(r);
+      return true;
+    }
+    case RecordType::ObjectFree: {
+      ObjectFreeRecord r;
+      r.time_ns = time + in.signedVarint();  // does not move the running time (writer.cpp)
+      r.tag = in.varint();
+      if (in.failed()) return false;
+      v.objectFree(r);
+      return true;
+    }
     case RecordType::ThreadStart:
     case RecordType::ThreadEnd: {
       ThreadEventRecord r;
@@ -216,7 +238,7 @@ bool decodeBody(RecordType type, ByteCursor& in, int64_t& time, StackTree& stack
 }
 
 bool isKnown(uint64_t type) {
-  return (type >= 1 && type <= 7) || (type >= 16 && type <= 27);
+  return (type >= 1 && type <= 7) || (type >= 16 && type <= 29);
 }
 
 }  // namespace

@@ -46,6 +46,8 @@ enum class RecordType : uint32_t {
   KindSample = 25,  // a Sample that names its sampler (a recording of several modes)
   Gc = 26,          // one garbage collection (the gc trace)
   Exception = 27,   // one thrown exception (the exception trace)
+  Alloc = 28,       // one sampled allocation (the alloc trace)
+  ObjectFree = 29,  // a sampled object the GC freed (the live trace)
 };
 
 enum class ThreadState : uint8_t {
@@ -227,6 +229,28 @@ struct ExceptionRecord {
   uint32_t thread = 0;
   uint32_t stack = 0;
   uint32_t annotation = 0;  // the thread's annotation, 0 = none
+};
+
+// One object picked by JVMTI heap sampling (the alloc trace): about one every `interval`
+// bytes a thread allocates, the spacing drawn at random with that mean, so an object of
+// `size` bytes was picked with probability 1 - exp(-size / interval) (the reader scales it
+// back to estimates of the true totals). `tag` names the object for its ObjectFree record
+// when the live trace follows its death, 0 when it does not.
+struct AllocRecord {
+  int64_t time_ns = 0;
+  uint32_t thread = 0;
+  uint32_t stack = 0;       // the allocating stack, innermost first
+  uint32_t class_name = 0;  // string id: "byte[]", "java.lang.String"
+  uint64_t size = 0;        // the object's bytes
+  uint64_t interval = 0;    // the mean sampling interval in bytes when it was picked; 0 = every object
+  uint32_t annotation = 0;  // the thread's annotation, 0 = none
+  uint64_t tag = 0;         // 0 = its death is not followed
+};
+
+// The garbage collector freed the object of an Alloc record's `tag` (JVMTI ObjectFree).
+struct ObjectFreeRecord {
+  int64_t time_ns = 0;
+  uint64_t tag = 0;
 };
 
 struct RecordingEndRecord {

@@ -243,6 +243,29 @@ void RecordingWriter::writeException(const ExceptionRecord& exception) {
   if (events_.raw.size() >= kMaxChunkRawBytes) flush();
 }
 
+// Alloc and ObjectFree came later still, the same way.
+void RecordingWriter::writeAlloc(const AllocRecord& alloc) {
+  beginRecord(events_, RecordType::Alloc, scratch_);
+  putSkippableEventTime(events_, scratch_, alloc.time_ns);
+  putVarint(scratch_, alloc.thread);
+  putVarint(scratch_, alloc.stack);
+  putVarint(scratch_, alloc.class_name);
+  putVarint(scratch_, alloc.size);
+  putVarint(scratch_, alloc.interval);
+  if (alloc.annotation != 0 || alloc.tag != 0) putVarint(scratch_, alloc.annotation);
+  if (alloc.tag != 0) putVarint(scratch_, alloc.tag);
+  endRecord(events_, RecordType::Alloc, scratch_);
+  if (events_.raw.size() >= kMaxChunkRawBytes) flush();
+}
+
+void RecordingWriter::writeObjectFree(const ObjectFreeRecord& freed) {
+  beginRecord(events_, RecordType::ObjectFree, scratch_);
+  putSkippableEventTime(events_, scratch_, freed.time_ns);
+  putVarint(scratch_, freed.tag);
+  endRecord(events_, RecordType::ObjectFree, scratch_);
+  if (events_.raw.size() >= kMaxChunkRawBytes) flush();
+}
+
 void RecordingWriter::writeThreadStart(const ThreadEventRecord& event) {
   beginRecord(events_, RecordType::ThreadStart, scratch_);
   putEventTime(events_, scratch_, event.time_ns);

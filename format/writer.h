@@ -58,6 +58,8 @@ class RecordingWriter {
   void writeSample(const SampleRecord& sample);
   void writeGc(const GcRecord& gc);
   void writeException(const ExceptionRecord& exception);
+  void writeAlloc(const AllocRecord& alloc);
+  void writeObjectFree(const ObjectFreeRecord& freed);
   void writeThreadStart(const ThreadEventRecord& event);
   void writeThreadEnd(const ThreadEventRecord& event);
   void writeStatus(const StatusRecord& status);

@@ -68,9 +68,9 @@ TEST(AgentOptions, OutOfRangeDurations) {
 }
 
 TEST(AgentOptions, BadEvent) {
-  const ParseResult r = parseOptions("event=alloc", 1);
+  const ParseResult r = parseOptions("event=heap", 1);
   EXPECT_FALSE(r.ok);
-  EXPECT_EQ(r.error, "stackscope: bad agent option 'event=alloc': expected a comma list of cpu or wall and traces (gc, exception)");
+  EXPECT_EQ(r.error, "stackscope: bad agent option 'event=heap': expected a comma list of cpu or wall and traces (gc, exception, alloc, live)");
 }
 
 TEST(AgentOptions, EventTakesACommaListOfOneModeAndTraces) {
@@ -107,11 +107,11 @@ TEST(AgentOptions, BadEventListsNameTheBadName) {
   EXPECT_EQ(parseOptions("event=cpu,wall", 1).error,
             "stackscope: bad agent option 'wall': one sampling mode at most (cpu or wall), given twice");
   EXPECT_EQ(parseOptions("event=gc,gc", 1).error, "stackscope: bad agent option 'gc': gc is given twice");
-  EXPECT_EQ(parseOptions("event=cpu,gc,lock", 1).error, "stackscope: bad agent option 'lock': expected a comma list of cpu or wall and traces (gc, exception)");
+  EXPECT_EQ(parseOptions("event=cpu,gc,lock", 1).error, "stackscope: bad agent option 'lock': expected a comma list of cpu or wall and traces (gc, exception, alloc, live)");
   // A bare name away from event= is not part of its list.
   EXPECT_EQ(parseOptions("event=cpu,interval=1ms,gc", 1).error,
             "stackscope: bad agent option 'gc': unknown option (known: event, interval, file, overwrite, children, "
-            "native, status, filter, strict)");
+            "native, status, filter, alloc, classes, strict)");
   // strict stays an option inside the list.
   const ParseResult strict = parseOptions("event=cpu,strict,gc", 1);
   EXPECT_FALSE(strict.ok);
@@ -126,13 +126,13 @@ TEST(AgentOptions, UnknownKey) {
   const ParseResult r = parseOptions("event=cpu,frobnicate=1", 1);
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.error,
-            "stackscope: bad agent option 'frobnicate=1': unknown option (known: event, interval, file, overwrite, children, native, status, filter, strict)");
+            "stackscope: bad agent option 'frobnicate=1': unknown option (known: event, interval, file, overwrite, children, native, status, filter, alloc, classes, strict)");
 }
 
 TEST(AgentOptions, KeyWithoutValue) {
   EXPECT_EQ(parseOptions("interval", 1).error, "stackscope: bad agent option 'interval': expected interval=VALUE");
   EXPECT_EQ(parseOptions("file=", 1).error, "stackscope: bad agent option 'file=': expected a file path");
-  EXPECT_EQ(parseOptions("event=", 1).error, "stackscope: bad agent option 'event=': expected a comma list of cpu or wall and traces (gc, exception)");
+  EXPECT_EQ(parseOptions("event=", 1).error, "stackscope: bad agent option 'event=': expected a comma list of cpu or wall and traces (gc, exception, alloc, live)");
 }
 
 TEST(AgentOptions, StrictTakesNoValue) {
@@ -151,11 +151,11 @@ TEST(AgentOptions, StrictAnywhereMakesFailureFatal) {
   EXPECT_FALSE(before.ok);
   EXPECT_TRUE(before.strict);
   EXPECT_EQ(before.error, "stackscope: bad agent option 'bogus': unknown option (known: event, interval, file, "
-                          "overwrite, children, native, status, filter, strict)");
+                          "overwrite, children, native, status, filter, alloc, classes, strict)");
 }
 
 TEST(AgentOptions, FirstBadItemIsReported) {
-  EXPECT_EQ(parseOptions("event=x,interval=y", 1).error, "stackscope: bad agent option 'event=x': expected a comma list of cpu or wall and traces (gc, exception)");
+  EXPECT_EQ(parseOptions("event=x,interval=y", 1).error, "stackscope: bad agent option 'event=x': expected a comma list of cpu or wall and traces (gc, exception, alloc, live)");
 }
 
 TEST(AgentOptions, EmptyItemsAreIgnored) {
@@ -211,6 +211,59 @@ TEST(AgentOptions, FileMayContainEqualsSign) {
 TEST(AgentOptions, ModeNames) {
   EXPECT_STREQ(modeName(SampleMode::Cpu), "cpu");
   EXPECT_STREQ(modeName(SampleMode::Wall), "wall");
+}
+
+
+TEST(AgentOptions, AllocTakesASizeWithKOrM) {
+  const ParseResult defaults = parseOptions("event=cpu,alloc", 1);
+  ASSERT_TRUE(defaults.ok) << defaults.error;
+  EXPECT_EQ(defaults.options.traces, uint32_t{kTraceAlloc});
+  EXPECT_EQ(defaults.options.alloc_interval, 512 * 1024);
+  EXPECT_TRUE(defaults.options.classes.empty());
+  EXPECT_EQ(parseOptions("event=alloc,alloc=64k", 1).options.alloc_interval, 64 * 1024);
+  EXPECT_EQ(parseOptions("event=alloc,alloc=2M", 1).options.alloc_interval, 2 * 1024 * 1024);
+  EXPECT_EQ(parseOptions("event=alloc,alloc=4096", 1).options.alloc_interval, 4096);
+  EXPECT_EQ(parseOptions("event=alloc,alloc=1g", 1).options.alloc_interval, 1 << 30);
+  const std::string why = "expected a size in bytes between 1k and 1g, such as 512k or 1m";
+  for (const char* bad : {"alloc=", "alloc=k", "alloc=512kb", "alloc=-1k", "alloc=1023", "alloc=2g", "alloc=1.5m",
+                          "alloc=99999999999999999999k"}) {
+    const ParseResult r = parseOptions(std::string("event=alloc,") + bad, 1);
+    EXPECT_FALSE(r.ok) << bad;
+    if (std::string(bad) != "alloc=") {
+      EXPECT_EQ(r.error, "stackscope: bad agent option '" + std::string(bad) + "': " + why);
+    }
+  }
+}
+
+TEST(AgentOptions, LiveImpliesAllocAndBothAreNamed) {
+  const ParseResult live = parseOptions("event=cpu,live", 1);
+  ASSERT_TRUE(live.ok) << live.error;
+  EXPECT_EQ(live.options.traces, kTraceAlloc | kTraceLive);
+  EXPECT_EQ(eventList(live.options), "cpu,alloc,live");
+  const ParseResult both = parseOptions("event=alloc,live", 1);
+  ASSERT_TRUE(both.ok) << both.error;
+  EXPECT_EQ(eventList(both.options), "alloc,live");
+  EXPECT_EQ(parseOptions("event=alloc,gc,alloc", 1).error, "stackscope: bad agent option 'alloc': alloc is given twice");
+}
+
+TEST(AgentOptions, ClassesTakesGlobsSeparatedBySemicolons) {
+  const ParseResult r = parseOptions("event=alloc,classes=com.shop.*;byte[];;java.lang.Object[]", 1);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.options.classes, (std::vector<std::string>{"com.shop.*", "byte[]", "java.lang.Object[]"}));
+  EXPECT_EQ(parseOptions("event=alloc,classes=;", 1).error,
+            "stackscope: bad agent option 'classes=;': expected one or more class globs separated by ';', such as "
+            "com.shop.*;byte[]");
+  EXPECT_EQ(parseOptions("event=alloc,classes=java/lang/String", 1).error,
+            "stackscope: bad agent option 'classes=java/lang/String': expected class names as Java writes them, such "
+            "as com.shop.*;byte[] (dots, not slashes)");
+}
+
+TEST(AgentOptions, AllocOptionsWithoutTheTraceAreAMistake) {
+  EXPECT_EQ(parseOptions("event=cpu,alloc=1m", 1).error,
+            "stackscope: bad agent option 'alloc=1m': only the alloc trace uses it: add alloc or live to event=");
+  EXPECT_EQ(parseOptions("classes=byte[],event=cpu", 1).error,
+            "stackscope: bad agent option 'classes=byte[]': only the alloc trace uses it: add alloc or live to event=");
+  EXPECT_TRUE(parseOptions("alloc=1m,event=cpu,live", 1).ok);
 }
 
 }  // namespace

@@ -167,6 +167,47 @@ TEST(FormatRoundTrip, GcAndExceptionRecordsKeepFieldsAndLeaveTheRunningTime) {
   std::remove(path.c_str());
 }
 
+// Alloc and ObjectFree the same way; the optional annotation and tag default to 0.
+TEST(FormatRoundTrip, AllocAndObjectFreeRecordsKeepFieldsAndLeaveTheRunningTime) {
+  const std::string path = tempPath("allocs.ssr");
+  RecordingWriter w;
+  ASSERT_TRUE(w.open(path));
+  const Frame frame{1, 0};
+  const uint32_t stack = w.internStack(&frame, 1);
+  const uint32_t bytes = w.internString("byte[]");
+  w.writeSample({50, 1, stack, ThreadState::Running, 1});
+  w.writeAlloc({40, 1, stack, bytes, 1040, 512 * 1024, 0, 0});
+  w.writeAlloc({45, 2, stack, bytes, uint64_t{1} << 40, 0, 0, uint64_t{1} << 50});
+  w.writeAlloc({47, 2, stack, bytes, 16, 1024, 6, 0});
+  w.writeObjectFree({30, uint64_t{1} << 50});
+  w.writeSample({60, 1, stack, ThreadState::Running, 1});
+  ASSERT_TRUE(w.finish(100));
+  RecordingReader reader(path);
+  Collector c;
+  reader.read(c);
+  ASSERT_EQ(c.samples.size(), 2u);
+  EXPECT_EQ(c.samples[1].time_ns, 60);
+  ASSERT_EQ(c.allocs.size(), 3u);
+  EXPECT_EQ(c.allocs[0].time_ns, 40);
+  EXPECT_EQ(c.allocs[0].thread, 1u);
+  EXPECT_EQ(c.allocs[0].stack, stack);
+  EXPECT_EQ(c.strings[c.allocs[0].class_name], "byte[]");
+  EXPECT_EQ(c.allocs[0].size, 1040u);
+  EXPECT_EQ(c.allocs[0].interval, 512u * 1024);
+  EXPECT_EQ(c.allocs[0].annotation, 0u);
+  EXPECT_EQ(c.allocs[0].tag, 0u);
+  EXPECT_EQ(c.allocs[1].size, uint64_t{1} << 40);
+  EXPECT_EQ(c.allocs[1].interval, 0u);
+  EXPECT_EQ(c.allocs[1].tag, uint64_t{1} << 50);
+  EXPECT_EQ(c.allocs[2].annotation, 6u);
+  EXPECT_EQ(c.allocs[2].tag, 0u);
+  ASSERT_EQ(c.frees.size(), 1u);
+  EXPECT_EQ(c.frees[0].time_ns, 30);
+  EXPECT_EQ(c.frees[0].tag, uint64_t{1} << 50);
+  EXPECT_TRUE(c.unknowns.empty());
+  std::remove(path.c_str());
+}
+
 TEST(FormatRoundTrip, VirtualThreadsAndCarriersAreOptionalAndKept) {
   const std::string path = tempPath("virtual.ssr");
   RecordingWriter w;

@@ -48,6 +48,8 @@ struct Collector : RecordVisitor {
   std::vector<AnnotationChangeRecord> changes;
   std::vector<GcRecord> gcs;
   std::vector<ExceptionRecord> exceptions;
+  std::vector<AllocRecord> allocs;
+  std::vector<ObjectFreeRecord> frees;
 
   void info(const RecordingInfo& r) override { infos.push_back(r); }
   void string(uint32_t id, std::string_view v) override { strings[id] = std::string(v); }
@@ -66,6 +68,8 @@ struct Collector : RecordVisitor {
   void annotationChange(const AnnotationChangeRecord& r) override { changes.push_back(r); }
   void gc(const GcRecord& r) override { gcs.push_back(r); }
   void exception(const ExceptionRecord& r) override { exceptions.push_back(r); }
+  void alloc(const AllocRecord& r) override { allocs.push_back(r); }
+  void objectFree(const ObjectFreeRecord& r) override { frees.push_back(r); }
 };
 
 // A small but complete recording: two chunks of events, all record types.

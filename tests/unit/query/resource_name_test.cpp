@@ -23,6 +23,20 @@ TEST(ResourceName, ParsesAndPrintsCanonically) {
   EXPECT_EQ(thrown.filter()->field, WhereField::Exception);
 }
 
+// Array classes keep their brackets without quotes; allocations and ages are steps and views.
+TEST(ResourceName, ClassesTakeArrayNamesAsTheyAreWritten) {
+  const ResourceName name = parseResourceName("methods[a.B.c]/allocations/classes[byte[],java.lang.Object[][]]/threads");
+  ASSERT_EQ(name.elements.size(), 4u);
+  EXPECT_EQ(name.elements[1].type, ResourceType::Allocations);
+  EXPECT_EQ(name.elements[2].type, ResourceType::Classes);
+  EXPECT_EQ(name.elements[2].values, (std::vector<std::string>{"byte[]", "java.lang.Object[][]"}));
+  EXPECT_EQ(name.toString(), "methods[a.B.c]/allocations/classes[byte[],java.lang.Object[][]]/threads");
+  EXPECT_EQ(parseResourceName("classes[\"a[b\"]").toString(), "classes[\"a[b\"]");
+  EXPECT_EQ(parseResourceName("ages").view().type, ResourceType::Ages);
+  EXPECT_THROW(parseResourceName("allocations[x]"), ResourceNameError);
+  EXPECT_THROW(parseResourceName("classes[byte[]"), ResourceNameError);
+}
+
 TEST(ResourceName, QuotesValuesThatNeedIt) {
   const ResourceName name = parseResourceName(R"(threads["pool/1, \"x\""]/methods)");
   EXPECT_EQ(name.elements[0].values[0], "pool/1, \"x\"");

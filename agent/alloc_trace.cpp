@@ -1,0 +1,83 @@
+#include "agent/alloc_trace.h"
+
+#include "agent/clocks.h"
+#include "agent/java_names.h"
+#include "agent/thread_registry.h"
+#include "common/class_glob.h"
+
+namespace stackscope::agent {
+
+AllocTrace::AllocTrace(int64_t start_ns, const Options& options)
+    : start_ns_(start_ns),
+      interval_(static_cast<uint64_t>(options.alloc_interval)),
+      classes_(options.classes),
+      live_(options.traces & kTraceLive),
+      queue_(kMaxQueued),
+      freed_(live_ ? kFreedCapacity : 1) {}
+
+bool AllocTrace::wanted(const std::string& class_name) const {
+  if (classes_.empty()) return true;
+  for (const std::string& glob : classes_)
+    if (matchClassGlob(glob, class_name)) return true;
+  return false;
+}
+
+void AllocTrace::onSampledAlloc(jvmtiEnv* jvmti, JNIEnv*, jobject object, jclass klass, jlong size) {
+  const ThreadSlot* slot = currentThreadSlot();
+  // A thread the collection-time filter leaves out pays nothing more.
+  if (slot && slot->excluded.load(std::memory_order_relaxed)) return;
+  SampledAllocation sampled;
+  sampled.time_ns = monotonicNs() - start_ns_;
+  sampled.class_name = javaClassName(jvmti, klass);
+  if (!wanted(sampled.class_name)) return;
+  if (queue_.full()) {  // before the stack walk; push decides
+    queue_.drop();
+    return;
+  }
+  if (slot) {
+    const uint32_t vthread = slot->mounted_vthread.load(std::memory_order_relaxed);
+    sampled.thread = vthread != 0 ? vthread : slot->id;
+    sampled.annotation = slot->annotation.load(std::memory_order_relaxed);
+  }
+  sampled.size = size > 0 ? static_cast<uint64_t>(size) : 0;
+  if (live_) {
+    const uint64_t tag = next_tag_.fetch_add(1, std::memory_order_relaxed);
+    if (jvmti->SetTag(object, static_cast<jlong>(tag)) == JVMTI_ERROR_NONE) {
+      sampled.tag = tag;
+    } else {
+      untagged_.fetch_add(1, std::memory_order_relaxed);
+    }
+  }
+  jvmtiFrameInfo frames[kMaxFrames];
+  jint count = 0;
+  if (jvmti->GetStackTrace(nullptr, 0, kMaxFrames, frames, &count) != JVMTI_ERROR_NONE) count = 0;
+  sampled.frames.resize(static_cast<size_t>(count));
+  for (jint i = 0; i < count; ++i) {
+    // GetStackTrace's location is the bytecode index for Java frames, -1 for native ones.
+    sampled.frames[i] = {static_cast<int32_t>(frames[i].location), frames[i].method};
+  }
+  queue_.push(std::move(sampled));
+}
+
+void AllocTrace::onObjectFree(jlong tag) {
+  const MpscRing<FreedObject>::Claim claim = freed_.tryClaim();
+  if (!claim) {
+    frees_dropped_.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
+  claim.slot->time_ns = monotonicNs() - start_ns_;
+  claim.slot->tag = static_cast<uint64_t>(tag);
+  freed_.publish(claim);
+}
+
+std::string javaClassName(jvmtiEnv* jvmti, jclass klass) {
+  char* signature = nullptr;
+  std::string name = "<unknown>";
+  if (klass && jvmti->GetClassSignature(klass, &signature, nullptr) == JVMTI_ERROR_NONE && signature) {
+    name = javaNameFromSignature(signature);
+    jvmti->Deallocate(reinterpret_cast<unsigned char*>(signature));
+  }
+  return name;
+}
+
+}  // namespace stackscope::agent
