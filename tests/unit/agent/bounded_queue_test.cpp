@@ -1,0 +1,50 @@
+#include "agent/bounded_queue.h"
+
+#include <gtest/gtest.h>
+
+#include <thread>
+#include <vector>
+
+namespace stackscope::agent {
+namespace {
+
+// What does not fit is counted, never queued, and a taken queue makes room again.
+TEST(BoundedQueue, CountsWhatDoesNotFitAndEmptiesOnTake) {
+  BoundedQueue<int> queue(3);
+  for (int i = 0; i < 5; ++i) queue.push(int{i});
+  EXPECT_TRUE(queue.full());
+  EXPECT_EQ(queue.dropped(), 2u);
+  std::vector<int> out{42};
+  queue.takeAll(out);
+  EXPECT_EQ(out, (std::vector<int>{0, 1, 2}));
+  EXPECT_FALSE(queue.full());
+  queue.drop();  // a caller that gave up on full() counts its event
+  EXPECT_EQ(queue.dropped(), 3u);
+  queue.push(7);
+  queue.takeAll(out);
+  EXPECT_EQ(out, std::vector<int>{7});
+}
+
+// Producers on several threads and a consumer: every item is either taken or counted.
+TEST(BoundedQueue, EveryItemIsTakenOrCounted) {
+  BoundedQueue<int> queue(64);
+  constexpr int kThreads = 4, kEach = 10000;
+  std::vector<std::thread> producers;
+  for (int t = 0; t < kThreads; ++t)
+    producers.emplace_back([&] {
+      for (int i = 0; i < kEach; ++i) queue.push(int{i});
+    });
+  size_t taken = 0;
+  std::vector<int> batch;
+  for (int round = 0; round < 1000; ++round) {
+    queue.takeAll(batch);
+    taken += batch.size();
+  }
+  for (std::thread& p : producers) p.join();
+  queue.takeAll(batch);
+  taken += batch.size();
+  EXPECT_EQ(taken + queue.dropped(), size_t{kThreads} * kEach);
+}
+
+}  // namespace
+}  // namespace stackscope::agent
