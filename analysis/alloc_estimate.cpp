@@ -13,7 +13,8 @@ AllocEstimate estimateAllocation(uint64_t size, uint64_t interval) {
 }
 
 uint64_t roundUnbiased(double x, uint64_t seed) {
-  if (!(x > 0)) return 0;
+  if (!(x > 0)) return 0;  // NaN too
+  if (x >= kLargestEstimate) return static_cast<uint64_t>(kLargestEstimate);
   const double whole = std::floor(x);
   // splitmix64's finalizer: consecutive seeds give independent-looking fractions.
   uint64_t z = seed + 0x9e3779b97f4a7c15ull;

@@ -17,13 +17,17 @@ struct AllocEstimate {
   double bytes = 0;
 };
 
+// A hostile file's size and interval can make any estimate: beyond this it is no count, and a
+// value to store is clamped to it (uint64_t holds it; a conversion of more would overflow).
+inline constexpr double kLargestEstimate = 9.0e18;
+
 // `interval` 0 means every object was recorded: each stands for itself.
 AllocEstimate estimateAllocation(uint64_t size, uint64_t interval);
 
 // `x` rounded down or up, up with probability equal to its fraction, decided by a hash of
 // `seed`: the rounding keeps the estimate unbiased where rounding to nearest would not (an
 // object of s = N stands for 1.58 objects; always 2 would overcount by 26 %), and the same
-// event always rounds the same way, so reports are reproducible.
+// event always rounds the same way, so reports are reproducible. At most kLargestEstimate.
 uint64_t roundUnbiased(double x, uint64_t seed);
 
 }  // namespace stackscope::analysis

@@ -157,7 +157,8 @@ void EventDecoder::alloc(const format::AllocRecord& a) {
   const uint64_t seed = a.tag != 0 ? a.tag : static_cast<uint64_t>(a.time_ns) ^ (uint64_t{a.stack} << 32) ^ a.thread;
   const size_t index = out_.events.size();
   out_.amounts[findMetric(EventKind::Alloc, "objects")->column].emplace_back(index, roundUnbiased(estimate.objects, seed));
-  out_.amounts[findMetric(EventKind::Alloc, "bytes")->column].emplace_back(index, std::llround(estimate.bytes));
+  const auto bytes = static_cast<uint64_t>(std::llround(std::min(estimate.bytes, kLargestEstimate)));
+  out_.amounts[findMetric(EventKind::Alloc, "bytes")->column].emplace_back(index, bytes);
   if (a.class_name != 0 && a.class_name < model_.strings.size())
     out_.labels[static_cast<size_t>(Label::ObjectClass)].emplace_back(index, a.class_name);
   if (a.tag != 0) out_.tags.emplace_back(index, a.tag);

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <random>
 
 #include "analysis/alloc_estimate.h"
@@ -77,6 +78,12 @@ TEST(AllocEstimate, RoundingKeepsTheMeanAndIsReproducible) {
   EXPECT_EQ(roundUnbiased(7.5, 99), roundUnbiased(7.5, 99));
   EXPECT_EQ(roundUnbiased(3.0, 5), 3u);
   EXPECT_EQ(roundUnbiased(0.0, 5), 0u);
+  // A hostile file's size and interval: a bounded count, never an overflow.
+  const AllocEstimate absurd = estimateAllocation(1, UINT64_MAX);
+  EXPECT_GT(absurd.objects, kLargestEstimate);
+  EXPECT_EQ(roundUnbiased(absurd.objects, 1), 9'000'000'000'000'000'000u);
+  EXPECT_EQ(roundUnbiased(std::numeric_limits<double>::infinity(), 1), 9'000'000'000'000'000'000u);
+  EXPECT_EQ(roundUnbiased(std::numeric_limits<double>::quiet_NaN(), 1), 0u);
 }
 
 // main allocates byte[] in Buf.fill and Pair in Pairs.make; time samples between them. The
