@@ -15,6 +15,7 @@ struct TypeInfo {
 constexpr TypeInfo kTypes[] = {
     {"methods", ResourceType::Methods, true, WhereField::Path},
     {"tree", ResourceType::Tree, false, WhereField::Path},
+    {"graph", ResourceType::Graph, false, WhereField::Path},
     {"callers", ResourceType::Callers, false, WhereField::Path},
     {"threads", ResourceType::Threads, true, WhereField::Thread},
     {"states", ResourceType::States, true, WhereField::State},

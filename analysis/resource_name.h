@@ -20,6 +20,7 @@ namespace stackscope::analysis {
 enum class ResourceType {
   Methods,       // selection: a method anywhere on the stack; view: the method statistic
   Tree,          // view: the call tree
+  Graph,         // view: the call graph (call_graph.h)
   Callers,       // view: back-traces of the selected methods
   Threads,       // selection: thread name (glob); view: per thread
   States,        // selection: thread state; view: per state

@@ -33,6 +33,7 @@ Command addSnapshotsCommand(CLI::App& parent);
 Command addExportCommand(CLI::App& parent);
 Command addFlameCommand(CLI::App& parent);
 Command addDiffCommand(CLI::App& parent);
+Command addGraphCommand(CLI::App& parent);
 
 // Parses a duration such as "10ms" or "1h40m" given to `option`; throws UserError.
 int64_t parseDurationOption(const std::string& text, std::string_view option);

@@ -102,6 +102,8 @@ Command addReportCommand(CLI::App& parent) {
       "Views (--view), or a resource name that navigates to one, e.g. 'methods[pkg.A.run]/threads':\n"
       "  methods       per method: self samples (on top of the stack) and total samples (anywhere on\n"
       "                it, once per sample even under recursion), hottest first\n"
+      "  graph         the call graph: per method self and total, per call (caller -> callee) its\n"
+      "                cumulative value, count and rc (the recursive part), each counted once per event\n"
       "  tree          the call tree: Level, RL (recursion level), Calls (observed entries, a lower\n"
       "                bound), Base (samples with this exact path), Cum (Base plus descendants)\n"
       "  threads       samples per thread, and per thread state in wall mode\n"

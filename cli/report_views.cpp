@@ -1,5 +1,6 @@
 #include "cli/report_views.h"
 
+#include "analysis/call_graph.h"
 #include "analysis/call_tree.h"
 #include "analysis/gc_stats.h"
 #include "analysis/method_stats.h"
@@ -8,6 +9,7 @@
 #include "analysis/vthread_stats.h"
 #include "cli/command.h"
 #include "export/gc_report.h"
+#include "export/graph_report.h"
 #include "export/json_report.h"
 #include "export/navigation_report.h"
 #include "export/status_report.h"
@@ -54,6 +56,12 @@ void writeView(std::ostream& out, const analysis::Recording& rec, const analysis
       const auto tree = analysis::buildCallTree(rec, scope, options.lines);
       if (json) exporting::writeJson(out, exporting::treeJson(rec, tree, options));
       else exporting::writeTreeText(out, rec, tree, options);
+      return;
+    }
+    case ResourceType::Graph: {
+      const auto graph = analysis::callGraph(analysis::stackProfile(rec, scope, options.lines));
+      if (json) exporting::writeJson(out, exporting::graphJson(rec, graph, options));
+      else exporting::writeGraphText(out, rec, graph, options);
       return;
     }
     case ResourceType::Threads: {

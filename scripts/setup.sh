@@ -13,10 +13,10 @@ packages=(cmake g++ make pkg-config libzstd-dev zlib1g-dev libdw-dev nlohmann-js
           clang libclang-rt-14-dev  # clang: the libFuzzer targets of tests/fuzz
           libc6-dbg)  # libc's .symtab for native frames' names: 7.4 MB download, 11 MB installed
 # What only the test suite needs (a full build): the real readers of the exports.
-# go tool pprof reads the pprof exports; Chromium, driven by Playwright from Node.js, runs the
+# go tool pprof reads the pprof exports, Graphviz's dot the call graph; Chromium, driven by Playwright from Node.js, runs the
 # flame graph page (tests/web).
 if [ $# -eq 0 ]; then
-  packages+=(golang-go chromium)
+  packages+=(golang-go chromium graphviz)
   command -v npm >/dev/null || packages+=(nodejs npm)
 fi
 missing=()
