@@ -1,6 +1,5 @@
 // `stackscope export FILE --format F -o OUT`: the selected events as a profile other tools
 // read (export/stack_exports.h), in any kind of event and metric the recording holds.
-#include <fstream>
 #include <iostream>
 #include <memory>
 
@@ -36,18 +35,12 @@ int runExport(const ExportArgs& args) {
                                     kind == analysis::EventKind::Cpu || kind == analysis::EventKind::Wall
                                         ? selected->recording.info.interval_ns
                                         : 0};
-  std::ofstream file;
-  if (args.output != "-") {
-    file.open(args.output, std::ios::binary | std::ios::trunc);
-    if (!file) throw UserError("cannot write '" + args.output + "'");
-  }
-  std::ostream& out = args.output == "-" ? std::cout : file;
-  if (args.format == "chrome") exporting::writeChromeTrace(out, selected->recording, selected->scope.keep, meta.name);
-  else if (args.format == "collapsed") exporting::writeCollapsed(out, profile);
-  else if (args.format == "pprof") out << exporting::pprofBytes(profile, meta);
-  else exporting::writeSpeedscope(out, profile, meta);
-  out.flush();
-  if (!out) throw UserError("writing '" + args.output + "' failed");
+  writeOutput(args.output, [&](std::ostream& out) {
+    if (args.format == "chrome") exporting::writeChromeTrace(out, selected->recording, selected->scope.keep, meta.name);
+    else if (args.format == "collapsed") exporting::writeCollapsed(out, profile);
+    else if (args.format == "pprof") out << exporting::pprofBytes(profile, meta);
+    else exporting::writeSpeedscope(out, profile, meta);
+  });
   return 0;
 }
 

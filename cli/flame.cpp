@@ -1,7 +1,6 @@
 // `stackscope flame FILE -o flame.html`: the selected events as a flame graph page
 // (export/flame_html.h) holding every kind of event the recording has, each in all its metrics;
 // --event and --metric choose what the page shows first.
-#include <fstream>
 #include <iostream>
 #include <memory>
 
@@ -43,11 +42,7 @@ int runFlame(const FlameArgs& args) {
     }
     kinds.push_back(std::move(flame));
   }
-  std::ofstream out(args.output, std::ios::trunc);
-  if (!out) throw UserError("cannot write '" + args.output + "'");
-  exporting::writeFlameHtml(out, kinds, options);
-  out.flush();
-  if (!out) throw UserError("writing '" + args.output + "' failed");
+  writeOutput(args.output, [&](std::ostream& out) { exporting::writeFlameHtml(out, kinds, options); });
   return 0;
 }
 

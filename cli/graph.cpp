@@ -5,7 +5,6 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <memory>
 
@@ -65,12 +64,9 @@ int runGraph(const GraphArgs& args) {
   const std::string title = args.selection.file + ": " + analysis::eventKindName(selected->scope.kind) + " " +
                             selected->scope.metric->name + ", methods of at least " + args.prune + " shown";
   const std::string dot_file = svg ? args.output + ".dot.tmp" : args.output;
-  {
-    std::ofstream out(dot_file, std::ios::trunc);
-    if (!out) throw UserError("cannot write '" + dot_file + "'");
+  writeOutput(dot_file, [&](std::ostream& out) {
     exporting::writeGraphDot(out, graph, title, analysis::unitName(selected->scope.metric->unit));
-    if (!out.flush()) throw UserError("writing '" + dot_file + "' failed");
-  }
+  });
   if (svg) {
     struct RemoveAfter {
       const std::string& path;

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <fstream>
+#include <iostream>
 
 #include "analysis/load.h"
 #include "analysis/names.h"
@@ -125,6 +127,18 @@ std::unique_ptr<SelectedEvents> selectEvents(const SelectionArgs& args) {
   selected->covered_ns = selected->selection.fragmented() ? selected->selection.coveredNs(selected->recording.end_ns)
                                                           : selected->recording.viewDurationNs();
   return selected;
+}
+
+void writeOutput(const std::string& path, const std::function<void(std::ostream&)>& write) {
+  if (path == "-") {
+    write(std::cout);
+    std::cout.flush();
+    return;
+  }
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) throw UserError("cannot write '" + path + "'");
+  write(out);
+  if (!out.flush()) throw UserError("writing '" + path + "' failed");
 }
 
 }  // namespace stackscope::cli

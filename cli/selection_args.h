@@ -4,7 +4,9 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <functional>
 #include <memory>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -56,5 +58,9 @@ struct SelectedEvents {
 };
 // Throws UserError. The scope's predicate refers to `recording`: keep the object where it is.
 std::unique_ptr<SelectedEvents> selectEvents(const SelectionArgs& args);
+
+// Writes what `write` prints to the file `path` ("-": standard output); throws UserError when
+// the file cannot be opened or written.
+void writeOutput(const std::string& path, const std::function<void(std::ostream&)>& write);
 
 }  // namespace stackscope::cli
