@@ -27,9 +27,12 @@
 #include "agent/gc_trace.h"
 #include "agent/cpu_sampler.h"
 #include "agent/java_api.h"
+#include "agent/lock_owners.h"
+#include "agent/lock_trace.h"
 #include "agent/lost_counters.h"
 #include "agent/meta_events.h"
 #include "agent/options.h"
+#include "agent/park_hook.h"
 #include "agent/process_env.h"
 #include "agent/recording_file.h"
 #include "agent/sample_slot.h"
@@ -70,11 +73,15 @@ struct Agent {
         gc_trace(start_ns),
         exceptions(start_ns),
         allocs(start_ns, options),
+        locks(start_ns, options.lock_threshold_ns),
+        lock_owners(env, registry, locks),
         writer_thread({env, &writer, &ring, &lost, &meta, &registry, &status, &annotations, &options, &code_regions,
                        samplesJvmThreads(options) ? &native_threads : nullptr,
                        (options.traces & kTraceGc) ? &gc_trace : nullptr,
                        (options.traces & kTraceException) ? &exceptions : nullptr,
-                       (options.traces & kTraceAlloc) ? &allocs : nullptr, start_ns}) {}
+                       (options.traces & kTraceAlloc) ? &allocs : nullptr,
+                       (options.traces & kTraceLock) ? &locks : nullptr,
+                       (options.traces & kTraceLock) ? &lock_owners : nullptr, start_ns}) {}
 
   // Mixed mode in cpu mode samples the JVM's own threads, unless a collection-time filter
   // leaves out every thread but those of matching annotations (which JVM threads never have).
@@ -99,9 +106,11 @@ struct Agent {
   ThreadTracker tracker;
   WallSampler wall;
   NativeThreads native_threads;  // the writer thread scans for them
-  GcTrace gc_trace;              // both fed by their callbacks only when their trace is on
+  GcTrace gc_trace;              // fed by their callbacks only when their trace is on
   ExceptionTrace exceptions;
   AllocTrace allocs;  // fed by its callbacks only when the alloc trace is on
+  LockTrace locks;
+  LockOwners lock_owners;        // the writer thread's, for the lock trace
   WriterThread writer_thread;
   bool recording = false;  // between VMInit and VMDeath (callbacks of those two only)
   format::NonSafepointDebug non_safepoint_debug = format::NonSafepointDebug::Off;
@@ -173,6 +182,7 @@ void writeRecordingInfo(Agent& agent, JNIEnv* jni) {
   if (!held.can_generate_exception_events) running.traces &= ~kTraceException;
   if (!held.can_generate_sampled_object_alloc_events) running.traces &= ~(kTraceAlloc | kTraceLive);
   if (!held.can_tag_objects || !held.can_generate_object_free_events) running.traces &= ~kTraceLive;
+  if (!held.can_generate_monitor_events) running.traces &= ~kTraceLock;
   info.mode = eventList(running);
   info.interval_ns = agent.options.interval_ns;
   info.status_interval_ns = agent.options.status_interval_ns;
@@ -205,6 +215,20 @@ void bindVmStructures(JNIEnv* jni, jthread thread) {
   }
 }
 
+// Parks reach the lock trace once its fields are bound and Unsafe.park is wrapped (park_hook.h);
+// if either fails, monitors are still traced and the recording says parks are not.
+void startParkTrace(Agent& agent, JNIEnv* jni) {
+  const bool bound = agent.locks.init(agent.jvmti, jni);
+  if (bound && parkHooked()) {
+    setParkTrace(&agent.locks);
+    return;
+  }
+  const std::string warning = std::string("the lock trace does not see parks (java.util.concurrent locks): ") +
+                              (bound ? "Unsafe.park was not bound through the agent" : "this JVM lacks Thread.parkBlocker");
+  std::fprintf(stderr, "stackscope: warning: %s\n", warning.c_str());
+  agent.writer.writeAgentWarning({0, warning});
+}
+
 // The writer and wall sampler threads are never sampled: the profile is the application's.
 bool isAgentThread(JNIEnv* jni, jthread thread) {
   return g_agent->writer_thread.isWriterThread(jni, thread) || g_agent->wall.isSamplerThread(jni, thread);
@@ -227,6 +251,7 @@ void JNICALL onVMInit(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread) {
   bindVmStructures(jni, thread);
   if (agent.options.traces & kTraceGc) bindGcCounters(agent.gc_trace);
   writeRecordingInfo(agent, jni);  // before the writer thread exists: no lock needed
+  if (agent.options.traces & kTraceLock) startParkTrace(agent, jni);
   if (replacedForeignSigprofHandler()) agent.writer.writeAgentWarning({0, foreignHandlerWarning()});
   if (!agent.writer_thread.start(jni)) {
     std::fprintf(stderr, "stackscope: cannot start the writer thread; running unprofiled\n");
@@ -323,6 +348,11 @@ void JNICALL onSampledObjectAlloc(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread, 
 
 // Enabled only with the live trace. Maybe inside the GC: the ring only (alloc_trace.h).
 void JNICALL onObjectFree(jvmtiEnv*, jlong tag) { g_agent->allocs.onObjectFree(tag); }
+// The lock trace's monitor events (lock_trace.h); the park's are the wrapper's (park_hook.h).
+void JNICALL onMonitorContendedEnter(jvmtiEnv*, JNIEnv*, jthread, jobject) { g_agent->locks.begin(WaitSource::MonitorEnter); }
+void JNICALL onMonitorContendedEntered(jvmtiEnv*, JNIEnv* jni, jthread, jobject monitor) { g_agent->locks.end(jni, monitor); }
+void JNICALL onMonitorWait(jvmtiEnv*, JNIEnv*, jthread, jobject, jlong) { g_agent->locks.begin(WaitSource::ObjectWait); }
+void JNICALL onMonitorWaited(jvmtiEnv*, JNIEnv* jni, jthread, jobject monitor, jboolean) { g_agent->locks.end(jni, monitor); }
 
 jvmtiError enableEvents(jvmtiEnv* jvmti, const Options& options) {
   jvmtiEventCallbacks callbacks{};
@@ -332,6 +362,14 @@ jvmtiError enableEvents(jvmtiEnv* jvmti, const Options& options) {
   if (exceptions) callbacks.Exception = onException;
   if (allocs) callbacks.SampledObjectAlloc = onSampledObjectAlloc;
   if (live) callbacks.ObjectFree = onObjectFree;
+  const bool locks = options.traces & kTraceLock;
+  if (locks) {
+    callbacks.MonitorContendedEnter = onMonitorContendedEnter;
+    callbacks.MonitorContendedEntered = onMonitorContendedEntered;
+    callbacks.MonitorWait = onMonitorWait;
+    callbacks.MonitorWaited = onMonitorWaited;
+    callbacks.NativeMethodBind = onNativeMethodBind;
+  }
   callbacks.VMInit = onVMInit;
   callbacks.VMDeath = onVMDeath;
   callbacks.ThreadStart = onThreadStart;
@@ -359,6 +397,11 @@ jvmtiError enableEvents(jvmtiEnv* jvmti, const Options& options) {
     error = jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, nullptr);
   if (error == JVMTI_ERROR_NONE && live)
     error = jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_OBJECT_FREE, nullptr);
+  const jvmtiEvent lock_events[] = {JVMTI_EVENT_MONITOR_CONTENDED_ENTER, JVMTI_EVENT_MONITOR_CONTENDED_ENTERED,
+                                    JVMTI_EVENT_MONITOR_WAIT, JVMTI_EVENT_MONITOR_WAITED, JVMTI_EVENT_NATIVE_METHOD_BIND};
+  for (jvmtiEvent event : lock_events) {
+    if (error == JVMTI_ERROR_NONE && locks) error = jvmti->SetEventNotificationMode(JVMTI_ENABLE, event, nullptr);
+  }
   return error;
 }
 
@@ -407,6 +450,15 @@ jint load(JavaVM* vm, const Options& options, const std::string& text) {
   if (options.traces & kTraceLive) {
     caps.can_tag_objects = 1;
     caps.can_generate_object_free_events = 1;
+  }
+  // Only for the lock trace, like its events (lock_trace.h). Early VMStart: the park's native
+  // is bound before the ordinary start phase, when its name cannot be read yet (park_hook.h).
+  if (options.traces & kTraceLock) {
+    caps.can_generate_monitor_events = 1;
+    caps.can_get_monitor_info = 1;
+    caps.can_get_current_contended_monitor = 1;
+    caps.can_generate_native_method_bind_events = 1;
+    caps.can_generate_early_vmstart = 1;
   }
   requestVirtualThreadSupport(jvmti, caps);
   if (jvmtiError error = jvmti->AddCapabilities(&caps); error != JVMTI_ERROR_NONE) {

@@ -2,20 +2,10 @@
 
 #include "agent/alloc_trace.h"
 #include "agent/clocks.h"
+#include "agent/object_class.h"
 #include "agent/thread_registry.h"
 
 namespace stackscope::agent {
-
-namespace {
-
-std::string classNameOf(jvmtiEnv* jvmti, JNIEnv* jni, jobject object) {
-  jclass klass = jni->GetObjectClass(object);
-  std::string name = javaClassName(jvmti, klass);
-  if (klass) jni->DeleteLocalRef(klass);
-  return name;
-}
-
-}  // namespace
 
 void ExceptionTrace::onException(jvmtiEnv* jvmti, JNIEnv* jni, jobject exception, jmethodID catch_method) {
   const ThreadSlot* slot = currentThreadSlot();

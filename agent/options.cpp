@@ -11,9 +11,9 @@ namespace stackscope::agent {
 namespace {
 
 constexpr std::string_view kKnownKeys =
-    "event, interval, file, overwrite, children, native, status, filter, alloc, classes, strict";
-constexpr std::string_view kValueKeys[] = {"event",    "interval", "file",   "overwrite", "children",
-                                           "native",   "status",   "filter", "alloc",     "classes"};
+    "event, interval, file, overwrite, children, native, status, filter, alloc, classes, lock, strict";
+constexpr std::string_view kValueKeys[] = {"event",  "interval", "file",   "overwrite", "children", "native",
+                                           "status", "filter",   "alloc",  "classes",   "lock"};
 
 std::string badOption(std::string_view item, std::string_view why) {
   std::string message = "stackscope: bad agent option '";
@@ -154,6 +154,10 @@ bool applyItem(std::string_view item, Options& options, std::string& why) {
   if (key == "status") {
     return parseBoundedDuration(value, kMinStatusInterval, kMaxStatusInterval, "10ms and 1h",
                                 options.status_interval_ns, why);
+  }
+  if (key == "lock") {
+    return parseBoundedDuration(value, kMinLockThreshold, kMaxLockThreshold, "1us and 1h", options.lock_threshold_ns,
+                                why);
   }
   if (key == "filter") return options.filter.parse(value, why);
   if (key == "alloc") return parseAllocInterval(value, options.alloc_interval, why);

@@ -7,7 +7,8 @@
 // these classes, class_glob.h), "filter=user:u1;application:shop*" (annotation_filter.h; repeated filter=
 // items add their entries to one filter; any other option given twice is an error, since
 // silently taking one of two values hides a mistake), "overwrite=no", "children=yes|no" and
-// "native=yes|no" (mixed mode, native_threads.h).
+// "native=yes|no" (mixed mode, native_threads.h) and "lock=1ms" (the lock trace's threshold:
+// shorter waits are not recorded, lock_trace.h).
 // Pure parsing: no JVMTI, no I/O, so it is unit-tested on its own, and `stackscope record`
 // runs the same parser on the string it is about to pass, so a mistake fails before the JVM
 // starts with exactly the agent's message (target stackscope_agent_options).
@@ -32,13 +33,17 @@ enum Trace : uint32_t {
   kTraceException = 1u << 1,  // every thrown exception: class, throw stack, caught or not (exception_trace.h)
   kTraceAlloc = 1u << 2,      // sampled allocations: stack, class, size (alloc_trace.h)
   kTraceLive = 1u << 3,       // the sampled objects' deaths (alloc_trace.h); implies kTraceAlloc
+  kTraceLock = 1u << 4,       // contended monitors, Object.wait and park at least lock= long (lock_trace.h)
 };
 struct TraceName {
   Trace trace;
   const char* name;
 };
-inline constexpr TraceName kTraceNames[] = {
-    {kTraceGc, "gc"}, {kTraceException, "exception"}, {kTraceAlloc, "alloc"}, {kTraceLive, "live"}};
+inline constexpr TraceName kTraceNames[] = {{kTraceGc, "gc"},
+                                            {kTraceException, "exception"},
+                                            {kTraceAlloc, "alloc"},
+                                            {kTraceLive, "live"},
+                                            {kTraceLock, "lock"}};
 
 // What JVMs started by the profiled one inherit. Keep: whatever their environment says (a
 // JAVA_TOOL_OPTIONS carrying the agent loads it in them too). Follow: the agent puts itself
@@ -60,6 +65,7 @@ struct Options {
   int64_t status_interval_ns = 1'000'000'000;  // 1s
   int64_t alloc_interval = 512 * 1024;  // bytes: JVMTI heap sampling's mean interval
   std::vector<std::string> classes;     // the alloc trace's class globs; empty: every class
+  int64_t lock_threshold_ns = 1'000'000;       // lock trace: waits shorter than this are not recorded
   bool strict = false;
   AnnotationFilter filter;  // empty: every thread is recorded
 };
@@ -77,6 +83,8 @@ inline constexpr int64_t kMinStatusInterval = 10'000'000;    // 10ms
 inline constexpr int64_t kMaxStatusInterval = 3'600'000'000'000;  // 1h
 inline constexpr int64_t kMinAllocInterval = 1024;                 // 1k: smaller costs the program too much
 inline constexpr int64_t kMaxAllocInterval = int64_t{1} << 30;     // 1g: JVMTI takes a jint
+inline constexpr int64_t kMinLockThreshold = 1'000;                // 1us
+inline constexpr int64_t kMaxLockThreshold = 3'600'000'000'000;   // 1h
 
 // `text` may be empty (no options). `pid` names the default output file.
 ParseResult parseOptions(std::string_view text, int64_t pid);

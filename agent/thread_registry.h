@@ -52,6 +52,12 @@ struct ThreadSlot {
   // by the mount events on the thread itself, read by its signal handler and the sampler.
   std::atomic<uint32_t> mounted_vthread{0};
 
+  // Lock trace (lock_trace.h): the wait the thread is in, its monotonic start (0 = none) and
+  // its source (WaitSource). Written by the thread itself around the wait, read by the writer
+  // thread, which looks for the owner of waits that have lasted the threshold (lock_owners.h).
+  std::atomic<int64_t> wait_start_ns{0};
+  std::atomic<uint8_t> wait_source{0};
+
   // cpu mode: the thread's CPU-time timer, one of the two kinds (cpu_sampler.h), under the
   // registry mutex.
   int perf_fd = -1;

@@ -61,6 +61,7 @@ void WriterThread::cycle(JNIEnv* jni, bool last) {
   releaseStoppedRings();
   drainMeta();
   drainRing(jni);
+  if (in_.lock_owners && !last) in_.lock_owners->look(jni, now);  // before the waits are drained
   drainTraces(jni, last);
 
   if (last || now >= next_status_ns_) {

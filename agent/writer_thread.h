@@ -19,6 +19,8 @@
 #include "agent/code_regions.h"
 #include "agent/exception_trace.h"
 #include "agent/gc_trace.h"
+#include "agent/lock_owners.h"
+#include "agent/lock_trace.h"
 #include "agent/lost_counters.h"
 #include "agent/meta_events.h"
 #include "agent/method_resolver.h"
@@ -46,6 +48,8 @@ struct WriterInputs {
   GcTrace* gc_trace;                // the traces, each null when off
   ExceptionTrace* exceptions;
   AllocTrace* allocs;  // also the live trace's deaths
+  LockTrace* locks;
+  LockOwners* lock_owners;  // with locks: finds the owners of long waits at each drain
   int64_t start_ns;  // monotonic time 0
 };
 
@@ -75,6 +79,7 @@ class WriterThread {
   // The stack of a trace's event taken with GetStackTrace, with `top` (a method id, 0 = none)
   // above its frames: its id in the recording.
   uint32_t traceStack(JNIEnv* jni, uint32_t top, const std::vector<RawFrame>& frames);
+  void drainLocks(JNIEnv* jni);
   void ensureThreadRecord(uint32_t thread);
   // Writes the Annotation record of `id` the first time an event uses it: only the
   // annotations of recorded threads reach the file when a filter leaves others out.
@@ -95,6 +100,7 @@ class WriterThread {
   std::vector<MetaEvent> meta_batch_;
   std::vector<ThrownException> exception_batch_;
   std::vector<SampledAllocation> alloc_batch_;
+  std::vector<LockWait> lock_batch_;
   std::vector<format::Frame> frames_;
   std::unordered_set<uint32_t> threads_written_;
   std::vector<bool> annotations_written_;  // by annotation id

@@ -1,4 +1,4 @@
-// The writer thread's part for the traces other than sampling (gc, exception, alloc, live): their events
+// The writer thread's part for the traces other than sampling (gc, exception, alloc, live, lock): their events
 // reach the file in the same chunks as the samples, each within a drain period of happening.
 #include <cstdio>
 
@@ -25,13 +25,15 @@ void WriterThread::drainTraces(JNIEnv* jni, bool last) {
     }
   }
   if (in_.allocs) drainAllocs(jni);
+  if (in_.locks) drainLocks(jni);
   if (!last) return;
   // Nothing silent: what a trace could not keep is said in the recording and on stderr.
   const uint64_t gc_dropped = in_.gc_trace ? in_.gc_trace->dropped() : 0;
   const uint64_t exceptions_dropped = in_.exceptions ? in_.exceptions->dropped() : 0;
   const uint64_t allocs_dropped = in_.allocs ? in_.allocs->dropped() : 0;
+  const uint64_t locks_dropped = in_.locks ? in_.locks->dropped() : 0;
   for (const auto& [count, what] : {std::pair{gc_dropped, "garbage collections"}, std::pair{exceptions_dropped, "exceptions"},
-                                    std::pair{allocs_dropped, "sampled allocations"}}) {
+                                    std::pair{allocs_dropped, "sampled allocations"}, std::pair{locks_dropped, "lock waits"}}) {
     if (count == 0) continue;
     const std::string warning = std::to_string(count) + " " + what + " were not recorded: the writer fell behind";
     std::fprintf(stderr, "stackscope: warning: %s\n", warning.c_str());
@@ -68,6 +70,26 @@ uint32_t WriterThread::traceStack(JNIEnv* jni, uint32_t top, const std::vector<R
   for (const RawFrame& raw : frames) frames_.push_back(frameOf(jni, raw));
   if (frames.size() == kMaxFrames) frames_.push_back({methods_.truncatedId(), -1});
   return in_.writer->internStack(frames_.data(), frames_.size());
+}
+
+void WriterThread::drainLocks(JNIEnv* jni) {
+  in_.locks->takeAll(lock_batch_);
+  for (const LockWait& wait : lock_batch_) {
+    if (wait.thread != 0) ensureThreadRecord(wait.thread);
+    ensureAnnotation(wait.annotation);
+    format::LockRecord record{wait.time_ns, wait.thread, traceStack(jni, 0, wait.frames), wait.annotation,
+                              wait.duration_ns, wait.kind};
+    if (!wait.class_name.empty()) record.lock_class = in_.writer->internString(wait.class_name);
+    LockCulprit culprit;
+    // Only locks have owners (docs/format.md, Lock).
+    if (in_.lock_owners->take(wait.slot_id, wait.start_ns, culprit) && wait.kind == format::WaitKind::Lock) {
+      ensureThreadRecord(culprit.owner);
+      record.owner = culprit.owner;
+      record.owner_stack = traceStack(jni, 0, culprit.frames);
+    }
+    in_.writer->writeLock(record);
+  }
+  in_.lock_owners->forgetEnded();
 }
 
 }  // namespace stackscope::agent

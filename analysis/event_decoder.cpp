@@ -174,6 +174,25 @@ void EventDecoder::objectFree(const format::ObjectFreeRecord& f) {
   if (window_.contains(f.time_ns) && f.tag != 0) out_.freed.push_back(f.tag);
 }
 
+// A wait of the lock trace: an event of its thread and stack valued in its duration, labelled
+// with the lock's class, and with the owner and the owner's stack when the agent found them.
+void EventDecoder::lock(const format::LockRecord& l) {
+  seen(l.time_ns);
+  if (!window_.contains(l.time_ns) || !accept(l.thread)) return;
+  named(l.thread);
+  const EventKind kind = l.kind == format::WaitKind::Lock ? EventKind::Lock : EventKind::Wait;
+  const size_t index = out_.events.size();
+  out_.amounts[findMetric(kind, "time")->column].emplace_back(index, l.duration_ns > 0 ? static_cast<uint64_t>(l.duration_ns) : 0);
+  if (l.lock_class != 0 && l.lock_class < model_.strings.size())
+    out_.labels[static_cast<size_t>(Label::ObjectClass)].emplace_back(index, l.lock_class);
+  if (l.owner != 0 && accept(l.owner)) {
+    named(l.owner);
+    const bool stack_known = l.owner_stack < model_.stack_defined.size() && model_.stack_defined[l.owner_stack];
+    out_.owners.emplace_back(index, LockOwner{l.owner, stack_known ? l.owner_stack : 0});
+  }
+  addEvent({l.time_ns, l.thread, l.stack, format::ThreadState::Blocked, 1, l.annotation, kind});
+}
+
 void EventDecoder::threadStart(const format::ThreadEventRecord& e) {
   seen(e.time_ns);
   if (!accept(e.thread)) return;
@@ -211,6 +230,7 @@ void mergeEvents(Recording& rec, DecodedEvents&& run, DecodedEvents& totals) {
   const size_t offset = rec.events.size();
   appendColumns(run.amounts, offset, totals.amounts);
   appendColumns(run.labels, offset, totals.labels);
+  for (const auto& [index, owner] : run.owners) totals.owners.emplace_back(offset + index, owner);
   if (rec.events.empty()) {
     rec.events = std::move(run.events);
   } else {
@@ -273,7 +293,11 @@ void finishEvents(Recording& rec, const DecodedEvents& totals) {
   // The stored quantities and labels, dense: a column is empty or parallel to the events.
   const bool has_amounts = densify(totals.amounts, rec.events.size(), rec.amounts);
   const bool has_labels = densify(totals.labels, rec.events.size(), rec.labels);
-  const bool has_columns = has_amounts || has_labels;
+  if (!totals.owners.empty()) {
+    rec.lock_owners.assign(rec.events.size(), LockOwner{});
+    for (const auto& [index, owner] : totals.owners) rec.lock_owners[index] = owner;
+  }
+  const bool has_columns = has_amounts || has_labels || !rec.lock_owners.empty();
   rec.alloc_intervals = totals.alloc_intervals;
   std::sort(rec.alloc_intervals.begin(), rec.alloc_intervals.end());
   const bool out_of_order = addLiveEvents(rec, totals) || totals.out_of_order;
@@ -290,6 +314,7 @@ void finishEvents(Recording& rec, const DecodedEvents& totals) {
     permute(rec.events, order);
     for (std::vector<uint64_t>& column : rec.amounts) permute(column, order);
     for (std::vector<uint32_t>& column : rec.labels) permute(column, order);
+    permute(rec.lock_owners, order);
   }
   // Events of no thread (collections) name thread 0: the table has its entry.
   if (rec.threads.empty() && !rec.events.empty()) rec.threads.resize(1);

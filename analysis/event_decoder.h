@@ -40,6 +40,7 @@ struct DecodedEvents {
   std::vector<std::pair<size_t, uint64_t>> tags;  // (index, tag): alloc events whose deaths are followed
   std::vector<uint64_t> freed;                    // tags of the objects freed in the window
   std::vector<uint64_t> alloc_intervals;          // distinct, in order of appearance
+  std::vector<std::pair<size_t, LockOwner>> owners;                            // and for lock owners
 };
 
 // Ids index dense tables, so an id from a damaged or hostile file must not make us allocate
@@ -64,6 +65,7 @@ class EventDecoder final : public format::RecordVisitor {
   void exception(const format::ExceptionRecord& e) override;
   void alloc(const format::AllocRecord& a) override;
   void objectFree(const format::ObjectFreeRecord& f) override;
+  void lock(const format::LockRecord& l) override;
   void threadStart(const format::ThreadEventRecord& e) override;
   void threadEnd(const format::ThreadEventRecord& e) override;
   void status(const format::StatusRecord& s) override;

@@ -18,8 +18,11 @@ const std::array<EventKindInfo, kEventKindCount> kKinds{{
      {{"samples", Count, Weight}, {"objects", Count, Amount, 0}, {"bytes", Bytes, Amount, 1}}},
     {EventKind::Live, "live", "live objects (sampled allocations not yet collected)",
      {{"samples", Count, Weight}, {"objects", Count, Amount, 0}, {"bytes", Bytes, Amount, 1}}},
-    {EventKind::Lock, "lock", "contended monitor entries", {{"count", Count, Weight}, {"time", Nanoseconds, Amount, 0}}},
-    {EventKind::Wait, "wait", "waits (Object.wait, park, sleep)", {{"count", Count, Weight}, {"time", Nanoseconds, Amount, 0}}},
+    // Time first, the default: where threads wait longest, not where they wait most often.
+    {EventKind::Lock, "lock", "waits for locks (contended monitors, java.util.concurrent locks)",
+     {{"time", Nanoseconds, Amount, 0}, {"count", Count, Weight}}},
+    {EventKind::Wait, "wait", "waits for conditions (Object.wait, park on a condition, queue, future)",
+     {{"time", Nanoseconds, Amount, 0}, {"count", Count, Weight}}},
     {EventKind::Exception, "exception", "exceptions thrown", {{"count", Count, Weight}}},
     {EventKind::Gc, "gc", "garbage collections", {{"count", Count, Weight}, {"time", Nanoseconds, Amount, 0}}},
 }};

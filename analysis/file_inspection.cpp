@@ -34,6 +34,7 @@ std::string recordTypeName(uint32_t type) {
     case RecordType::Exception: return "exception";
     case RecordType::Alloc: return "alloc";
     case RecordType::ObjectFree: return "object_free";
+    case RecordType::Lock: return "lock";
   }
   return "unknown_" + std::to_string(type);
 }
@@ -72,6 +73,10 @@ class Counter final : public format::RecordVisitor {
   void objectFree(const format::ObjectFreeRecord& f) override {
     count(RecordType::ObjectFree);
     seen(f.time_ns);
+  }
+  void lock(const format::LockRecord& l) override {
+    count(RecordType::Lock);
+    seen(l.time_ns);
   }
   void threadStart(const format::ThreadEventRecord& e) override {
     count(RecordType::ThreadStart);

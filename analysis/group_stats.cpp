@@ -5,6 +5,7 @@
 #include <map>
 
 #include "common/duration.h"
+#include "analysis/names.h"
 
 namespace stackscope::analysis {
 
@@ -29,35 +30,72 @@ std::string ageName(size_t group) {
   return from + "-" + formatDuration(kAgeBounds[group]);
 }
 
+// Owners are keyed by their index in a table of the (thread, stack) pairs met, made as they come.
+class OwnerKeys {
+ public:
+  size_t keyOf(LockOwner owner) {
+    if (owner.thread == 0) return 0;
+    const auto [it, added] = index_.try_emplace({owner.thread, owner.stack}, owners_.size());
+    if (added) owners_.push_back(owner);
+    return it->second;
+  }
+  LockOwner operator[](size_t key) const { return owners_[key]; }
+
+ private:
+  std::map<std::pair<uint32_t, uint32_t>, size_t> index_;
+  std::vector<LockOwner> owners_{LockOwner{}};  // key 0: unknown
+};
+
+// Where the owner held the lock: the innermost frame of its stack in the program's own code,
+// past the JDK's frames it was in meanwhile (Thread.sleep, Object.wait, LockSupport.park…);
+// the innermost frame when every frame is the JDK's.
+std::string ownerMethod(const Recording& recording, uint32_t stack) {
+  const auto frames = recording.stack(stack);
+  if (frames.empty()) return "";
+  const auto isJdk = [&](const format::Frame& frame) {
+    if (frame.method >= recording.methods.size()) return false;
+    const std::string& name = recording.string(recording.methods[frame.method].class_name);
+    for (const char* prefix : {"java.", "javax.", "jdk.", "sun.", "com.sun."})
+      if (name.rfind(prefix, 0) == 0) return true;
+    return false;
+  };
+  const auto own = std::find_if_not(frames.begin(), frames.end(), isJdk);
+  return methodName(recording, (own != frames.end() ? *own : frames.front()).method);
+}
+
 size_t keyCount(const Recording& recording, GroupBy by) {
   if (by == GroupBy::State) return format::kThreadStateCount;
   if (by == GroupBy::Exception) return recording.stacks.size();
   if (byLabel(by)) return recording.strings.size() + 1;
   if (by == GroupBy::Age) return kAgeGroups;
+  if (by == GroupBy::Owner) return 1;  // grows with the owners met
   return recording.annotations.size() + 1;
 }
 
-size_t keyOf(const Recording& recording, GroupBy by, const Event& e) {
+size_t keyOf(const Recording& recording, GroupBy by, const Event& e, OwnerKeys& owners) {
   if (by == GroupBy::State) return static_cast<size_t>(e.state);
   if (by == GroupBy::Exception) return e.kind == EventKind::Exception ? e.stack : 0;
   if (byLabel(by)) return recording.label(e, labelOf(by));
   if (by == GroupBy::Age) return ageGroup(recording.windowEndNs() - e.time_ns);
+  if (by == GroupBy::Owner) return owners.keyOf(recording.lockOwner(e));
   return e.annotation;
 }
 
 // Aggregates per small integer key first (state, stack, annotation or string id), named once
 // at the end: the per-event work is one array update.
-std::vector<EventAggregate> byKey(const Recording& recording, GroupBy by, const EventScope& scope, ViewTotals& totals) {
+std::vector<EventAggregate> byKey(const Recording& recording, GroupBy by, const EventScope& scope, ViewTotals& totals,
+                                  OwnerKeys& owners) {
   std::vector<EventAggregate> keys(keyCount(recording, by));
   totals = forEachEvent(recording, scope, [&](const Event& e, uint64_t value) {
-    const size_t key = keyOf(recording, by, e);
+    const size_t key = keyOf(recording, by, e, owners);
+    if (by == GroupBy::Owner && key >= keys.size()) keys.resize(key + 1);
     if (key < keys.size()) keys[key].add(e, value);
   });
   return keys;
 }
 
 // The group of a key: (unset, value).
-std::pair<bool, std::string> groupOf(const Recording& recording, GroupBy by, size_t key) {
+std::pair<bool, std::string> groupOf(const Recording& recording, GroupBy by, size_t key, const OwnerKeys& owners) {
   const auto value = [](std::string_view name) {
     return name.empty() ? std::pair<bool, std::string>{true, kNoValue} : std::pair<bool, std::string>{false, std::string(name)};
   };
@@ -65,6 +103,12 @@ std::pair<bool, std::string> groupOf(const Recording& recording, GroupBy by, siz
   if (by == GroupBy::Age) return {false, ageName(key)};
   if (by == GroupBy::Exception) return value(recording.thrownClass(static_cast<uint32_t>(key)));
   if (byLabel(by)) return key == 0 ? value("") : std::pair<bool, std::string>{false, recording.string(static_cast<uint32_t>(key))};
+  if (by == GroupBy::Owner) {
+    if (key == 0) return value("");
+    const LockOwner owner = owners[key];
+    const std::string method = ownerMethod(recording, owner.stack);
+    return {false, threadName(recording, owner.thread) + (method.empty() ? "" : " in " + method)};
+  }
   if (key == 0 || key >= recording.annotations.size()) return {true, kNoValue};
   const uint32_t id = recording.annotations[key][static_cast<size_t>(by) - static_cast<size_t>(GroupBy::User)];
   if (id == 0) return {true, kNoValue};
@@ -75,10 +119,11 @@ std::pair<bool, std::string> groupOf(const Recording& recording, GroupBy by, siz
 
 GroupStats computeGroupStats(const Recording& recording, GroupBy by, const EventScope& scope) {
   GroupStats stats;
-  const std::vector<EventAggregate> keys = byKey(recording, by, scope, stats.totals);
+  OwnerKeys owners;
+  const std::vector<EventAggregate> keys = byKey(recording, by, scope, stats.totals, owners);
   std::map<std::pair<bool, std::string>, EventAggregate> by_group;  // several annotations share one user, say
   for (size_t key = 0; key < keys.size(); ++key)
-    if (keys[key].events != 0) by_group[groupOf(recording, by, key)].merge(keys[key]);
+    if (keys[key].events != 0) by_group[groupOf(recording, by, key, owners)].merge(keys[key]);
   for (auto& [group, sum] : by_group) {
     GroupStat stat;
     static_cast<EventAggregate&>(stat) = sum;

@@ -1,9 +1,10 @@
 // The metric's value of the events grouped by one property of the event: its thread state,
 // one field of its thread's annotation (user, session, request, application, component), the
 // thrown class of an exception, one of its labels (a collection's collector or cause, the class
-// of the object it is about: event_kinds.h), or its age: how long before the end of the window it happened (for live objects, how long
-// ago they were allocated: the leak hunter's view). Unset values form their own group, named
-// "(none)" and marked unset.
+// of the object it is about: event_kinds.h; a lock's), its age: how long before the end of the window it happened (for live objects, how long
+// ago they were allocated: the leak hunter's view), or a lock event's owner (the owner thread
+// and the owner's own method then). Unset values form their own group, named "(none)" and
+// marked unset.
 #pragma once
 
 #include <cstdint>
@@ -14,7 +15,7 @@
 
 namespace stackscope::analysis {
 
-enum class GroupBy { State, User, Session, Request, Application, Component, Exception, Collector, Cause, Class, Age };
+enum class GroupBy { State, User, Session, Request, Application, Component, Exception, Collector, Cause, Class, Age, Owner };
 
 // A group's value (`value`, in the metric) and the rest of what its events add up to: how
 // many, the largest single value and when, the first and last time (EventAggregate).

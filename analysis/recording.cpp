@@ -42,13 +42,24 @@ std::string_view Recording::thrownClass(uint32_t id) const {
   return name;
 }
 
-uint32_t Recording::label(const Event& event, Label label) const {
-  const std::vector<uint32_t>& column = labels[static_cast<size_t>(label)];
+namespace {
+
+// The entry of `event` in `column` (empty, or parallel to `events`), T{} when it has none.
+template <typename T>
+T columnEntry(const std::vector<Event>& events, const std::vector<T>& column, const Event& event) {
   // Compared as integers: an event from elsewhere (a copy) is not ordered with `events`.
   const auto at = reinterpret_cast<uintptr_t>(&event), begin = reinterpret_cast<uintptr_t>(events.data());
   const size_t index = (at - begin) / sizeof(Event);
-  return at >= begin && index < column.size() ? column[index] : 0;
+  return at >= begin && index < column.size() ? column[index] : T{};
 }
+
+}  // namespace
+
+uint32_t Recording::label(const Event& event, Label label) const {
+  return columnEntry(events, labels[static_cast<size_t>(label)], event);
+}
+
+LockOwner Recording::lockOwner(const Event& event) const { return columnEntry(events, lock_owners, event); }
 
 uint64_t Recording::lostTotal() const {
   uint64_t total = 0;

@@ -73,6 +73,13 @@ struct Event {
 };
 static_assert(sizeof(Event) == 24);
 
+// The owner of the lock a lock event waited for, when the agent found it: the culprit thread
+// and its stack at that moment (0 = unknown).
+struct LockOwner {
+  uint32_t thread = 0;
+  uint32_t stack = 0;
+};
+
 // Who a thread worked for at a sample: a string id per format::AnnotationField, 0 = unset.
 using Annotation = std::array<uint32_t, format::kAnnotationFieldCount>;
 
@@ -103,6 +110,8 @@ struct Recording {
   // The alloc trace's mean sampling intervals (bytes) in the window, ascending: one, unless
   // it changed while recording. What the objects and bytes metrics were scaled with.
   std::vector<uint64_t> alloc_intervals;
+  // Lock events' owners: empty (none known) or parallel to `events`.
+  std::vector<LockOwner> lock_owners;
   uint32_t kinds_seen = 0;  // bit per EventKind with events in `events`: the loader keeps it
   std::vector<format::StatusRecord> statuses;
   std::vector<format::MarkerRecord> markers;  // every marker of the recording, whatever the window
@@ -127,6 +136,8 @@ struct Recording {
   // The label of an event of `events` (views and predicates are handed elements of it, so the
   // event's place in it is its index in the columns); 0 when it carries none.
   uint32_t label(const Event& event, Label label) const;
+  // The owner of a lock event's lock (thread 0 = unknown); `event` as for label().
+  LockOwner lockOwner(const Event& event) const;
   uint64_t lostTotal() const;
   // Length of the window actually covered: the window clipped to [0, end_ns].
   int64_t viewDurationNs() const;

@@ -31,6 +31,8 @@ constexpr TypeInfo kTypes[] = {
     {"classes", ResourceType::Classes, true, WhereField::Class},
     {"allocations", ResourceType::Allocations, false, WhereField::Path},
     {"ages", ResourceType::Ages, false, WhereField::Path},
+    {"locks", ResourceType::Locks, true, WhereField::Lock},
+    {"owners", ResourceType::Owners, false, WhereField::Path},
 };
 
 const TypeInfo& info(ResourceType type) {

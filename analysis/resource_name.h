@@ -37,6 +37,8 @@ enum class ResourceType {
   Allocations,   // the allocation events (alloc, unless --event says live): 'methods[X]/allocations/classes';
                  // as a view, the classes view
   Ages,          // view: events by how long before the end of the window they happened (live objects' ages)
+  Locks,         // selection: the lock class (glob); view: lock (or wait) events by lock class
+  Owners,        // view: lock events by owner thread and the owner's method
 };
 
 struct ResourceElement {

@@ -50,6 +50,13 @@ class Combined : public Node {
   std::vector<std::unique_ptr<Node>> children_;
 };
 
+// The label a --where field reads (collector, cause, lock).
+Label labelOf(WhereField field) {
+  if (field == WhereField::Collector) return Label::Collector;
+  if (field == WhereField::Cause) return Label::Cause;
+  return Label::ObjectClass;
+}
+
 class Condition : public Node {
  public:
   Condition(const WhereNode& node, const Recording& recording, const MethodNames& names)
@@ -105,8 +112,11 @@ class Condition : public Node {
                cached(event.stack, [&] { return glob(value_, std::string(recording_.thrownClass(event.stack))); });
       // An unset label matches no value, as an unset annotation field.
       case WhereField::Collector:
-      case WhereField::Cause: {
-        const uint32_t label = recording_.label(event, field_ == WhereField::Collector ? Label::Collector : Label::Cause);
+      case WhereField::Cause:
+      case WhereField::Lock: {
+        // A lock class is a lock or wait event's: the label may name other objects' classes.
+        if (field_ == WhereField::Lock && event.kind != EventKind::Lock && event.kind != EventKind::Wait) return false;
+        const uint32_t label = recording_.label(event, labelOf(field_));
         return label != 0 && cached(label, [&] { return glob(value_, recording_.string(label)); });
       }
     }
@@ -197,7 +207,8 @@ Dimension dimensionOf(const WhereNode& node, bool object_classes) {
       case WhereField::Event: return Dimension::Kind;
       case WhereField::Exception:  // stack and kind
       case WhereField::Collector:  // the event's labels
-      case WhereField::Cause: return Dimension::Mixed;
+      case WhereField::Cause:
+      case WhereField::Lock: return Dimension::Mixed;
       default: return Dimension::Annotation;
     }
   }

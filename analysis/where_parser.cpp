@@ -24,6 +24,7 @@ constexpr FieldName kFields[] = {
     {"request", WhereField::Request}, {"application", WhereField::Application},
     {"component", WhereField::Component}, {"exception", WhereField::Exception},
     {"collector", WhereField::Collector}, {"cause", WhereField::Cause},
+    {"lock", WhereField::Lock},
 };
 
 std::string fieldList() {

@@ -38,6 +38,7 @@ enum class WhereField {
   Exception,    // the class of an exception event's thrown exception (glob on "pkg.Class")
   Collector,    // a collection's collector and cause (globs; labels, event_kinds.h)
   Cause,
+  Lock,         // the lock class of a lock or wait event (glob on "pkg.Class")
 };
 
 enum class WhereOp { Equal, NotEqual, Contains };

@@ -1,21 +1,27 @@
 #!/usr/bin/env bash
-# Measures, in one run, what the gc and exception traces cost a JVM, side by side with JFR's
-# equivalent events (jdk.GarbageCollection, jdk.JavaExceptionThrow: bench/traces.jfc, nothing
+# Measures, in one run, what the gc, exception and lock traces cost a JVM, side by side with
+# JFR's equivalent events (jdk.GarbageCollection, jdk.JavaExceptionThrow: bench/traces.jfc;
+# jdk.JavaMonitorEnter, jdk.ThreadPark, jdk.JavaMonitorWait at 1 ms: bench/locks.jfc; nothing
 # else), on fixed work from the test workloads:
 #   gc:        ForcedGcs N (N full collections, Serial, -XX:-ExplicitGCInvokesConcurrent)
 #   exception: Throws N 3  (N + N/2 caught exceptions and 3 uncaught)
+#   lock:      LockContention 4 N (4 threads, N iterations each on a contended monitor and
+#              ReentrantLock, every 2000th holding it 2 ms: most waits under the 1 ms threshold)
 # For each workload, configs run in interleaved rounds: no agent, the agent with the trace,
 # the agent with only the other trace (this one off), JFR with the event. Printed: the
 # median over rounds of each config's process CPU (user + system) and wall time over the
 # no-agent run of the same round, the events each recorded, and bytes per event at the
 # margin ((size at N - size at N/5) / (events at N - events at N/5)).
-# Usage: bench/traces.sh [BUILD_DIR]   (env: ROUNDS=7, JAVA=java, GCS=300, THROWS=200000)
+# Usage: bench/traces.sh [BUILD_DIR]
+#   (env: ROUNDS=7, JAVA=java, GCS=300, THROWS=200000, LOCKS=200000, TRACES="gc exception lock")
 set -euo pipefail
 
 build=${1:-build}
 rounds=${ROUNDS:-7}
 gcs=${GCS:-300}
 throws=${THROWS:-200000}
+locks=${LOCKS:-200000}
+traces=${TRACES:-gc exception lock}
 java=$(command -v "${JAVA:-java}")
 jfr_tool=$(dirname "$(realpath "$java")")/jfr
 here=$(cd "$(dirname "$0")" && pwd)
@@ -28,21 +34,25 @@ done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# JVM options of CONFIG (none, on, off, jfr) for TRACE (gc, exception), recording to $tmp.
+# JVM options of CONFIG (none, on, off, jfr) for TRACE (gc, exception, lock), recording to $tmp.
 config_options() {
-  local other=exception
+  local other=exception settings=traces.jfc
   [[ $2 == exception ]] && other=gc
+  [[ $2 == lock ]] && settings=locks.jfc
   case $1 in
     none) ;;
     on) echo "-agentpath:$agent=event=$2,file=$tmp/$2-on.ssr" ;;
     off) echo "-agentpath:$agent=event=$other,file=$tmp/$2-off.ssr" ;;
-    jfr) echo "-XX:StartFlightRecording:settings=$here/traces.jfc,filename=$tmp/$2-jfr.jfr" ;;
+    jfr) echo "-XX:StartFlightRecording:settings=$here/$settings,filename=$tmp/$2-jfr.jfr" ;;
   esac
 }
 
 workload() {  # TRACE SCALE(1 or 5): the main class and its arguments
-  if [[ $1 == gc ]]; then echo "io.stackscope.workloads.ForcedGcs $((gcs / $2))"
-  else echo "io.stackscope.workloads.Throws $((throws / $2)) 3"; fi
+  case $1 in
+    gc) echo "io.stackscope.workloads.ForcedGcs $((gcs / $2))" ;;
+    exception) echo "io.stackscope.workloads.Throws $((throws / $2)) 3" ;;
+    lock) echo "io.stackscope.workloads.LockContention 4 $((locks / $2))" ;;
+  esac
 }
 
 run() {  # CONFIG TRACE SCALE: prints "WALL_S CPU_S"
@@ -63,13 +73,15 @@ events() {  # CONFIG TRACE: the events of the trace in that config's last record
               awk -v k="\"$2\":" '$1 == k {gsub(/[^0-9]/, "", $2); n = $2} END{print n + 0}' ;;
     jfr) local e=jdk.GarbageCollection
          [[ $2 == exception ]] && e=jdk.JavaExceptionThrow
-         "$jfr_tool" summary "$tmp/$2-jfr.jfr" | awk -v e="$e" '$1 == e {print $2}' ;;
+         [[ $2 == lock ]] && e='jdk.JavaMonitorEnter|jdk.ThreadPark|jdk.JavaMonitorWait'
+         "$jfr_tool" summary "$tmp/$2-jfr.jfr" | awk -v e="^($e)\$" '$1 ~ e {n += $2} END{print n + 0}' ;;
   esac
 }
 size() { case $1 in on|off) stat -c %s "$tmp/$2-$1.ssr" ;; jfr) stat -c %s "$tmp/$2-jfr.jfr" ;; esac; }
 
-echo "java: $("$java" -version 2>&1 | head -1); rounds: $rounds; gc: ForcedGcs $gcs; exception: Throws $throws"
-for trace in gc exception; do
+echo "java: $("$java" -version 2>&1 | head -1); rounds: $rounds; gc: ForcedGcs $gcs; exception: Throws $throws;" \
+     "lock: LockContention 4 $locks"
+for trace in $traces; do
   declare -A cpu_ratio=() wall_ratio=()
   for ((r = 0; r < rounds; ++r)); do
     read -r wall0 cpu0 < <(run none "$trace" 1)

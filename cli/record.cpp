@@ -38,6 +38,7 @@ struct RecordArgs {
   std::string filter;  // the agent's collection-time filter, "user:u1;application:shop*"
   std::string alloc_interval;  // the alloc trace's alloc=, "512k"; "" = the agent's default
   std::string classes;         // the alloc trace's classes=, "com.shop.*;byte[]"
+  std::string lock_threshold;  // the lock trace's, agent option lock=; empty: the agent's default
   bool no_children = false;
   bool no_native = false;
   std::vector<std::string> command;
@@ -78,6 +79,10 @@ std::string agentOptions(const RecordArgs& args, const fs::path& output) {
   std::string options = "event=" + args.event + ",interval=" + args.interval + ",status=" + args.status +
                         ",file=" + output.string() + ",overwrite=no,children=" + (args.no_children ? "no" : "yes");
   if (args.no_native) options += ",native=no";
+  if (!args.lock_threshold.empty()) {
+    checkOptionValue(args.lock_threshold, "--lock-threshold");
+    options += ",lock=" + args.lock_threshold;
+  }
   if (!args.filter.empty()) {
     checkOptionValue(args.filter, "the filter");
     options += ",filter=" + args.filter;
@@ -242,8 +247,11 @@ Command addRecordCommand(CLI::App& parent) {
                   "time) or wall (every thread, with its state), and any traces: gc (every collection: pause, "
                   "collector, cause), exception (every exception thrown: class, throw stack, caught or not), "
                   "alloc (a sampled allocation about every --alloc-interval bytes a thread allocates: stack, "
-                  "class, size), live (alloc, and when each sampled object is freed: the live objects at the end); "
-                  "traces alone record no samples");
+                  "class, size), live (alloc, and when each sampled object is freed: the live objects at the end), "
+                  "lock (waits at least --lock-threshold long for monitors, Object.wait and java.util.concurrent "
+                  "locks: class, stack, owner); traces alone record no samples");
+  cmd->add_option("--lock-threshold", args->lock_threshold,
+                  "The lock trace records waits at least this long (default 1ms; shorter ones cost only a clock read)");
   cmd->add_option("-i,--interval", args->interval, "Sampling interval (default 10ms)");
   cmd->add_option("--status", args->status, "Status report interval (default 1s)");
   cmd->add_option("-o,--output", args->output,

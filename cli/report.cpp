@@ -18,7 +18,7 @@ namespace stackscope::cli {
 namespace {
 
 constexpr int64_t kDefaultTextRows = 30;  // a terminal's worth; JSON is for programs and gets all
-constexpr const char* kCacheFormat = "report-view 5";  // bump when the output of a view changes
+constexpr const char* kCacheFormat = "report-view 6";  // bump when the output of a view changes
 
 struct ReportArgs {
   SelectionArgs selection;
@@ -124,13 +124,20 @@ Command addReportCommand(CLI::App& parent) {
       "                (the classes pkg.A.run allocated), then '.../allocations/classes[byte[]]/threads'\n"
       "  ages          events by how long before the end of the selection they happened; by default the\n"
       "                live objects (record -e cpu,live): how long ago the objects still live were allocated\n"
+      "  locks         waits by lock class (record -e cpu,lock): total, count (Events) and longest\n"
+      "                (Max) wait; lock events (contended monitors, java.util.concurrent locks) or,\n"
+      "                with --event wait, waits (Object.wait, conditions, queues);\n"
+      "                'locks[pkg.Cache]/threads': the threads that waited for that class's locks\n"
+      "  owners        lock waits by owner: the thread that held the lock and its own method then\n"
+      "                (the innermost frame outside the JDK), 'locks[pkg.Cache]/owners'\n"
       "In a resource name every element but the last narrows the samples: methods[a,b] keeps samples\n"
       "with a or b on the stack, threads[glob], states[sleeping], users[u1], …; all must hold.\n"
       "Times are offsets from the recording's start: --from 1m40s --to 5m, the window is [from, to).\n"
       "--where: thread, tid, class, method, package (of the top frame), path~M (M anywhere on the\n"
       "stack), state, event, user, session, request, application, component, exception (the\n"
       "thrown class, on exception events), collector, cause (on gc events); class is the object's class\n"
-      "on alloc and live events (class=byte[], class=com.shop.*; [] is literal there); with =, != (globs),\n"
+      "on alloc and live events (class=byte[], class=com.shop.*; [] is literal there), lock (the lock\n"
+      "class, on lock and wait events); with =, != (globs),\n"
       "and, or, not, parentheses: --where 'user=u1 and not state=sleeping'.\n"
       "Methods are named pkg.Class.method; overloads with their parameters, as the report shows them:\n"
       "methods[pkg.Main.work(int)], --where 'method=pkg.Main.work(int, String)', or a JVM descriptor\n"
@@ -139,7 +146,8 @@ Command addReportCommand(CLI::App& parent) {
       "default the recording's own kind (cpu or wall) in samples; cpu and wall also have time (ns: samples\n"
       "times the interval). alloc (sampled allocations) and live (those not freed by the end of the\n"
       "selection: --to, a snapshot's end, or the recording's) have samples, objects and bytes, the last two\n"
-      "scaled to estimates of the true totals (the header says how). Percentages are of the view's total.\n"
+      "scaled to estimates of the true totals (the header says how); lock and wait have time (ns waited,\n"
+      "their default) and count. Percentages are of the view's total.\n"
       "Views are cached in FILE.cache/ and recomputed when the recording changes.");
   addSelectionOptions(*cmd, args->selection);
   cmd->add_option("--view", args->view, "A view or a resource name (default methods)");

@@ -33,6 +33,8 @@ analysis::GroupBy groupOf(ResourceType type) {
     case ResourceType::Classes:
     case ResourceType::Allocations: return analysis::GroupBy::Class;
     case ResourceType::Ages: return analysis::GroupBy::Age;
+    case ResourceType::Locks: return analysis::GroupBy::Class;
+    case ResourceType::Owners: return analysis::GroupBy::Owner;
     default: return analysis::GroupBy::State;
   }
 }

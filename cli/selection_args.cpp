@@ -34,7 +34,8 @@ std::string kindList(const std::vector<analysis::EventKind>& kinds) {
 // Without --event: the kind the resource name is about when the recording has it: exception
 // events for exceptions (only they have a thrown class), collections for gc, alloc events for
 // classes and allocations (the allocated objects' classes), live events for ages (the leak
-// hunter's view); else the recording's own kind.
+// hunter's view), lock events (else wait events) for locks and owners; else the recording's own
+// kind.
 analysis::EventKind defaultKind(const analysis::Selection& selection, const std::vector<analysis::EventKind>& kinds) {
   const auto has = [&](analysis::EventKind kind) { return std::find(kinds.begin(), kinds.end(), kind) != kinds.end(); };
   for (const analysis::ResourceElement& element : selection.resource.elements) {
@@ -51,6 +52,11 @@ analysis::EventKind defaultKind(const analysis::Selection& selection, const std:
         break;
       case analysis::ResourceType::Ages:
         if (has(analysis::EventKind::Live)) return analysis::EventKind::Live;
+        break;
+      case analysis::ResourceType::Locks:
+      case analysis::ResourceType::Owners:
+        if (has(analysis::EventKind::Lock)) return analysis::EventKind::Lock;
+        if (has(analysis::EventKind::Wait)) return analysis::EventKind::Wait;
         break;
       default: break;
     }

@@ -82,7 +82,11 @@ void writeGroupText(std::ostream& out, const analysis::Recording& rec, const ana
   TextTable table;
   table.addColumn(metricColumn(options), Align::Right);
   table.addColumn("Pct", Align::Right);
-  if (showsMax(options)) table.addColumn("Max", Align::Right);
+  // How many events and the largest: many short waits, or a few long ones.
+  if (showsMax(options)) {
+    table.addColumn("Events", Align::Right);
+    table.addColumn("Max", Align::Right);
+  }
   // "users" -> "user", "classes" -> "class"
   std::string column = view.substr(0, view.size() - (view.ends_with("sses") ? 2 : 1));
   column[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(column[0])));
@@ -91,7 +95,10 @@ void writeGroupText(std::ostream& out, const analysis::Recording& rec, const ana
   for (size_t i = 0; i < shown; ++i) {
     const analysis::GroupStat& g = stats.groups[i];
     std::vector<std::string> row{std::to_string(g.value), formatPercent(analysis::percent(g.value, stats.totals.value))};
-    if (showsMax(options)) row.push_back(std::to_string(g.max));
+    if (showsMax(options)) {
+      row.push_back(std::to_string(g.events));
+      row.push_back(std::to_string(g.max));
+    }
     row.push_back(g.name);
     table.addRow(row);
   }
@@ -108,6 +115,7 @@ Json groupJson(const analysis::Recording& rec, const analysis::GroupStats& stats
     const analysis::GroupStat& g = stats.groups[i];
     Json item{{"value", g.name}, {"unset", g.unset}, {metricKey(options), g.value}, {"pct", jsonPercent(g.value, stats.totals.value)}};
     if (showsMax(options)) {
+      item["events"] = g.events;
       item["max"] = g.max;
       item["max_at_ns"] = g.max_at_ns;
     }

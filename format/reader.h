@@ -42,6 +42,7 @@ class RecordVisitor {
   virtual void exception(const ExceptionRecord&) {}
   virtual void alloc(const AllocRecord&) {}
   virtual void objectFree(const ObjectFreeRecord&) {}
+  virtual void lock(const LockRecord&) {}
   virtual void threadStart(const ThreadEventRecord&) {}
   virtual void threadEnd(const ThreadEventRecord&) {}
   virtual void status(const StatusRecord&) {}

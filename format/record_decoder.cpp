@@ -157,6 +157,22 @@ bool decodeBody(RecordType type, ByteCursor& in, int64_t& time, StackTree& stack
       v.objectFree(r);
       return true;
     }
+    case RecordType::Lock: {
+      LockRecord r;
+      r.time_ns = time + in.signedVarint();  // does not move the running time (writer.cpp)
+      r.thread = in.u32();
+      r.stack = in.u32();
+      r.annotation = in.u32();
+      r.duration_ns = in.signedVarint();
+      // A kind this reader does not know is a wait: it blocked, whatever else it was.
+      r.kind = in.u32() == static_cast<uint32_t>(WaitKind::Lock) ? WaitKind::Lock : WaitKind::Wait;
+      r.lock_class = in.u32();
+      if (!in.atEnd()) r.owner = in.u32();
+      if (!in.atEnd()) r.owner_stack = in.u32();
+      if (in.failed()) return false;
+      v.lock(r);
+      return true;
+    }
     case RecordType::ThreadStart:
     case RecordType::ThreadEnd: {
       ThreadEventRecord r;
@@ -238,7 +254,7 @@ bool decodeBody(RecordType type, ByteCursor& in, int64_t& time, StackTree& stack
 }
 
 bool isKnown(uint64_t type) {
-  return (type >= 1 && type <= 7) || (type >= 16 && type <= 29);
+  return (type >= 1 && type <= 7) || (type >= 16 && type <= 29) || type == static_cast<uint32_t>(RecordType::Lock);
 }
 
 }  // namespace

@@ -48,6 +48,7 @@ enum class RecordType : uint32_t {
   Exception = 27,   // one thrown exception (the exception trace)
   Alloc = 28,       // one sampled allocation (the alloc trace)
   ObjectFree = 29,  // a sampled object the GC freed (the live trace)
+  Lock = 30,        // one wait for a lock or a condition (the lock trace)
 };
 
 enum class ThreadState : uint8_t {
@@ -251,6 +252,26 @@ struct AllocRecord {
 struct ObjectFreeRecord {
   int64_t time_ns = 0;
   uint64_t tag = 0;
+};
+
+// What a thread waited in: Lock, for a monitor held by another thread (contended monitor
+// enter) or for a java.util.concurrent lock (park with an AbstractOwnableSynchronizer
+// blocker); Wait, for a condition (Object.wait, park with any other blocker or none).
+enum class WaitKind : uint8_t { Lock = 0, Wait = 1 };
+
+// One wait at least the lock trace's threshold long. Its stack is the waiting thread's at the
+// wait; the owner is the thread that held the lock when the agent looked during the wait, with
+// its stack then (0 when unknown: a wait, an unowned lock, or one over before the agent looked).
+struct LockRecord {
+  int64_t time_ns = 0;      // the wait's start
+  uint32_t thread = 0;
+  uint32_t stack = 0;
+  uint32_t annotation = 0;  // the waiting thread's annotation, 0 = none
+  int64_t duration_ns = 0;
+  WaitKind kind = WaitKind::Lock;
+  uint32_t lock_class = 0;   // string id: the monitor's or the park blocker's class, 0 = none (park without blocker)
+  uint32_t owner = 0;        // thread id, 0 = unknown
+  uint32_t owner_stack = 0;  // stack id, 0 = unknown
 };
 
 struct RecordingEndRecord {

@@ -266,6 +266,25 @@ void RecordingWriter::writeObjectFree(const ObjectFreeRecord& freed) {
   if (events_.raw.size() >= kMaxChunkRawBytes) flush();
 }
 
+// Like Gc and Exception, its time does not move the running time (readers before it skip it).
+void RecordingWriter::writeLock(const LockRecord& lock) {
+  beginRecord(events_, RecordType::Lock, scratch_);
+  putSkippableEventTime(events_, scratch_, lock.time_ns);
+  putVarint(scratch_, lock.thread);
+  putVarint(scratch_, lock.stack);
+  putVarint(scratch_, lock.annotation);
+  putSigned(scratch_, lock.duration_ns);
+  putVarint(scratch_, static_cast<uint8_t>(lock.kind));
+  putVarint(scratch_, lock.lock_class);
+  // Optional trailing fields, written only when the owner is known.
+  if (lock.owner != 0 || lock.owner_stack != 0) {
+    putVarint(scratch_, lock.owner);
+    putVarint(scratch_, lock.owner_stack);
+  }
+  endRecord(events_, RecordType::Lock, scratch_);
+  if (events_.raw.size() >= kMaxChunkRawBytes) flush();
+}
+
 void RecordingWriter::writeThreadStart(const ThreadEventRecord& event) {
   beginRecord(events_, RecordType::ThreadStart, scratch_);
   putEventTime(events_, scratch_, event.time_ns);

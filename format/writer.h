@@ -60,6 +60,7 @@ class RecordingWriter {
   void writeException(const ExceptionRecord& exception);
   void writeAlloc(const AllocRecord& alloc);
   void writeObjectFree(const ObjectFreeRecord& freed);
+  void writeLock(const LockRecord& lock);
   void writeThreadStart(const ThreadEventRecord& event);
   void writeThreadEnd(const ThreadEventRecord& event);
   void writeStatus(const StatusRecord& status);

@@ -70,7 +70,7 @@ TEST(AgentOptions, OutOfRangeDurations) {
 TEST(AgentOptions, BadEvent) {
   const ParseResult r = parseOptions("event=heap", 1);
   EXPECT_FALSE(r.ok);
-  EXPECT_EQ(r.error, "stackscope: bad agent option 'event=heap': expected a comma list of cpu or wall and traces (gc, exception, alloc, live)");
+  EXPECT_EQ(r.error, "stackscope: bad agent option 'event=heap': expected a comma list of cpu or wall and traces (gc, exception, alloc, live, lock)");
 }
 
 TEST(AgentOptions, EventTakesACommaListOfOneModeAndTraces) {
@@ -85,6 +85,23 @@ TEST(AgentOptions, EventTakesACommaListOfOneModeAndTraces) {
   ASSERT_TRUE(later.ok) << later.error;
   EXPECT_EQ(later.options.mode, SampleMode::Cpu);
   EXPECT_EQ(eventList(later.options), "cpu,gc");
+}
+
+TEST(AgentOptions, LockTraceAndItsThreshold) {
+  const ParseResult r = parseOptions("event=cpu,lock", 1);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.options.traces, uint32_t{kTraceLock});
+  EXPECT_EQ(r.options.lock_threshold_ns, 1'000'000);  // the default, 1 ms
+  EXPECT_EQ(eventList(r.options), "cpu,lock");
+  const ParseResult threshold = parseOptions("event=lock,lock=25ms", 1);
+  ASSERT_TRUE(threshold.ok) << threshold.error;
+  EXPECT_EQ(threshold.options.mode, SampleMode::None);
+  EXPECT_EQ(threshold.options.lock_threshold_ns, 25'000'000);
+  EXPECT_EQ(parseOptions("lock=0ms", 1).error, "stackscope: bad agent option 'lock=0ms': must be between 1us and 1h");
+  EXPECT_EQ(parseOptions("lock=2h", 1).error, "stackscope: bad agent option 'lock=2h': must be between 1us and 1h");
+  EXPECT_EQ(parseOptions("lock=fast", 1).error,
+            "stackscope: bad agent option 'lock=fast': expected a duration such as 10ms");
+  EXPECT_EQ(parseOptions("lock=1ms,lock=2ms", 1).error, "stackscope: bad agent option 'lock=2ms': lock is given twice");
 }
 
 TEST(AgentOptions, TracesAloneRecordNoSamples) {
@@ -107,11 +124,11 @@ TEST(AgentOptions, BadEventListsNameTheBadName) {
   EXPECT_EQ(parseOptions("event=cpu,wall", 1).error,
             "stackscope: bad agent option 'wall': one sampling mode at most (cpu or wall), given twice");
   EXPECT_EQ(parseOptions("event=gc,gc", 1).error, "stackscope: bad agent option 'gc': gc is given twice");
-  EXPECT_EQ(parseOptions("event=cpu,gc,lock", 1).error, "stackscope: bad agent option 'lock': expected a comma list of cpu or wall and traces (gc, exception, alloc, live)");
+  EXPECT_EQ(parseOptions("event=cpu,gc,monitor", 1).error, "stackscope: bad agent option 'monitor': expected a comma list of cpu or wall and traces (gc, exception, alloc, live, lock)");
   // A bare name away from event= is not part of its list.
   EXPECT_EQ(parseOptions("event=cpu,interval=1ms,gc", 1).error,
             "stackscope: bad agent option 'gc': unknown option (known: event, interval, file, overwrite, children, "
-            "native, status, filter, alloc, classes, strict)");
+            "native, status, filter, alloc, classes, lock, strict)");
   // strict stays an option inside the list.
   const ParseResult strict = parseOptions("event=cpu,strict,gc", 1);
   EXPECT_FALSE(strict.ok);
@@ -126,13 +143,13 @@ TEST(AgentOptions, UnknownKey) {
   const ParseResult r = parseOptions("event=cpu,frobnicate=1", 1);
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.error,
-            "stackscope: bad agent option 'frobnicate=1': unknown option (known: event, interval, file, overwrite, children, native, status, filter, alloc, classes, strict)");
+            "stackscope: bad agent option 'frobnicate=1': unknown option (known: event, interval, file, overwrite, children, native, status, filter, alloc, classes, lock, strict)");
 }
 
 TEST(AgentOptions, KeyWithoutValue) {
   EXPECT_EQ(parseOptions("interval", 1).error, "stackscope: bad agent option 'interval': expected interval=VALUE");
   EXPECT_EQ(parseOptions("file=", 1).error, "stackscope: bad agent option 'file=': expected a file path");
-  EXPECT_EQ(parseOptions("event=", 1).error, "stackscope: bad agent option 'event=': expected a comma list of cpu or wall and traces (gc, exception, alloc, live)");
+  EXPECT_EQ(parseOptions("event=", 1).error, "stackscope: bad agent option 'event=': expected a comma list of cpu or wall and traces (gc, exception, alloc, live, lock)");
 }
 
 TEST(AgentOptions, StrictTakesNoValue) {
@@ -151,11 +168,11 @@ TEST(AgentOptions, StrictAnywhereMakesFailureFatal) {
   EXPECT_FALSE(before.ok);
   EXPECT_TRUE(before.strict);
   EXPECT_EQ(before.error, "stackscope: bad agent option 'bogus': unknown option (known: event, interval, file, "
-                          "overwrite, children, native, status, filter, alloc, classes, strict)");
+                          "overwrite, children, native, status, filter, alloc, classes, lock, strict)");
 }
 
 TEST(AgentOptions, FirstBadItemIsReported) {
-  EXPECT_EQ(parseOptions("event=x,interval=y", 1).error, "stackscope: bad agent option 'event=x': expected a comma list of cpu or wall and traces (gc, exception, alloc, live)");
+  EXPECT_EQ(parseOptions("event=x,interval=y", 1).error, "stackscope: bad agent option 'event=x': expected a comma list of cpu or wall and traces (gc, exception, alloc, live, lock)");
 }
 
 TEST(AgentOptions, EmptyItemsAreIgnored) {

@@ -208,6 +208,47 @@ TEST(FormatRoundTrip, AllocAndObjectFreeRecordsKeepFieldsAndLeaveTheRunningTime)
   std::remove(path.c_str());
 }
 
+// A Lock record keeps its fields, the owner's only when known, and leaves the running time.
+TEST(FormatRoundTrip, LockRecordsKeepFieldsAndLeaveTheRunningTime) {
+  const std::string path = tempPath("locks.ssr");
+  RecordingWriter w;
+  ASSERT_TRUE(w.open(path));
+  const Frame frame{1, 0};
+  const uint32_t stack = w.internStack(&frame, 1);
+  const Frame owner_frame{2, 5};
+  const uint32_t owner_stack = w.internStack(&owner_frame, 1);
+  const uint32_t monitor = w.internString("pkg.Cache");
+  w.writeSample({50, 1, stack, ThreadState::Running, 1});
+  w.writeLock({40, 1, stack, 3, 5'000'000, WaitKind::Lock, monitor, 2, owner_stack});
+  w.writeLock({45, 1, stack, 0, 2'000'000, WaitKind::Wait, 0, 0, 0});
+  w.writeSample({60, 1, stack, ThreadState::Running, 1});
+  ASSERT_TRUE(w.finish(100));
+  RecordingReader reader(path);
+  Collector c;
+  reader.read(c);
+  ASSERT_EQ(c.samples.size(), 2u);
+  EXPECT_EQ(c.samples[1].time_ns, 60);
+  ASSERT_EQ(c.locks.size(), 2u);
+  const LockRecord& lock = c.locks[0];
+  EXPECT_EQ(lock.time_ns, 40);
+  EXPECT_EQ(lock.thread, 1u);
+  EXPECT_EQ(lock.stack, stack);
+  EXPECT_EQ(lock.annotation, 3u);
+  EXPECT_EQ(lock.duration_ns, 5'000'000);
+  EXPECT_EQ(lock.kind, WaitKind::Lock);
+  EXPECT_EQ(c.strings[lock.lock_class], "pkg.Cache");
+  EXPECT_EQ(lock.owner, 2u);
+  EXPECT_EQ(lock.owner_stack, owner_stack);
+  const LockRecord& wait = c.locks[1];
+  EXPECT_EQ(wait.time_ns, 45);
+  EXPECT_EQ(wait.kind, WaitKind::Wait);
+  EXPECT_EQ(wait.lock_class, 0u);
+  EXPECT_EQ(wait.owner, 0u);
+  EXPECT_EQ(wait.owner_stack, 0u);
+  EXPECT_TRUE(c.unknowns.empty());
+  std::remove(path.c_str());
+}
+
 TEST(FormatRoundTrip, VirtualThreadsAndCarriersAreOptionalAndKept) {
   const std::string path = tempPath("virtual.ssr");
   RecordingWriter w;

@@ -50,6 +50,7 @@ struct Collector : RecordVisitor {
   std::vector<ExceptionRecord> exceptions;
   std::vector<AllocRecord> allocs;
   std::vector<ObjectFreeRecord> frees;
+  std::vector<LockRecord> locks;
 
   void info(const RecordingInfo& r) override { infos.push_back(r); }
   void string(uint32_t id, std::string_view v) override { strings[id] = std::string(v); }
@@ -70,6 +71,7 @@ struct Collector : RecordVisitor {
   void exception(const ExceptionRecord& r) override { exceptions.push_back(r); }
   void alloc(const AllocRecord& r) override { allocs.push_back(r); }
   void objectFree(const ObjectFreeRecord& r) override { frees.push_back(r); }
+  void lock(const LockRecord& r) override { locks.push_back(r); }
 };
 
 // A small but complete recording: two chunks of events, all record types.

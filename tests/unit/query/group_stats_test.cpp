@@ -95,6 +95,49 @@ TEST(GroupStats, GroupsKeepTheirLargestValueAndTimes) {
   EXPECT_EQ(users.groups[1].name, "u2");
   EXPECT_EQ(users.groups[1].max, 100u);
   EXPECT_EQ(users.groups[1].max_at_ns, 40);
+// Lock events group by their lock class (total, events, longest) and by owner, named with
+// the owner's thread and its innermost method outside the JDK; --where lock= reads the class.
+TEST(GroupStats, LockEventsGroupByClassAndOwner) {
+  Recording r;
+  r.strings = {"", "pkg.Cache", "java.lang.Thread", "sleep", "pkg.Cache", "fill", "pkg.Queue"};
+  const auto method = [](uint32_t cls, uint32_t name) { return MethodInfo{true, cls, name, 0, 0, {}}; };
+  r.methods = {{}, method(2, 3), method(4, 5)};
+  r.stacks = {{}, {{2, 1}}, {{1, -1}, {2, 4}}};  // a waiter's; the owner's: sleeping in Cache.fill
+  r.stack_defined = {false, true, true};
+  r.threads.resize(3);
+  r.threads[1] = {true, "waiter"};
+  r.threads[2] = {true, "holder"};
+  r.annotations.resize(1);
+  r.events = {{0, 1, 1, format::ThreadState::Blocked, 1, 0, EventKind::Lock},
+              {1, 1, 1, format::ThreadState::Blocked, 1, 0, EventKind::Lock},
+              {2, 1, 1, format::ThreadState::Blocked, 1, 0, EventKind::Lock},
+              {3, 1, 1, format::ThreadState::Blocked, 1, 0, EventKind::Wait}};
+  r.amounts[0] = {5'000'000, 3'000'000, 1'000'000, 9'000'000};
+  r.labels[static_cast<size_t>(Label::ObjectClass)] = {1, 1, 6, 6};
+  r.lock_owners = {{2, 2}, {2, 2}, {}, {}};
+  const EventScope locks{EventKind::Lock, findMetric(EventKind::Lock, "time"), {}};
+
+  const GroupStats classes = computeGroupStats(r, GroupBy::Class, locks);
+  EXPECT_EQ(classes.totals.value, 9'000'000u);
+  ASSERT_EQ(classes.groups.size(), 2u);
+  EXPECT_EQ(classes.groups[0].name, "pkg.Cache");
+  EXPECT_EQ(classes.groups[0].value, 8'000'000u);
+  EXPECT_EQ(classes.groups[0].events, 2u);
+  EXPECT_EQ(classes.groups[0].max, 5'000'000u);
+  EXPECT_EQ(classes.groups[1].name, "pkg.Queue");
+
+  const GroupStats owners = computeGroupStats(r, GroupBy::Owner, locks);
+  ASSERT_EQ(owners.groups.size(), 2u);
+  EXPECT_EQ(owners.groups[0].name, "holder in pkg.Cache.fill");
+  EXPECT_EQ(owners.groups[0].events, 2u);
+  EXPECT_TRUE(owners.groups[1].unset);
+  EXPECT_EQ(owners.groups[1].value, 1'000'000u);
+
+  EventPredicate cache = compileWhere(*parseWhere("lock=pkg.C*"), r);
+  EXPECT_TRUE(cache(r.events[0]));
+  EXPECT_FALSE(cache(r.events[2]));
+  EventPredicate queue = compileWhere(*parseWhere("lock=pkg.Queue"), r);
+  EXPECT_TRUE(queue(r.events[3]));  // a wait has a lock class too
 }
 
 }  // namespace

@@ -1,0 +1,94 @@
+#include "agent/lock_owners.h"
+
+#include <algorithm>
+
+namespace stackscope::agent {
+
+namespace {
+// Each look at a monitor costs the program a safepoint: at most this many per drain.
+constexpr size_t kMaxLooksPerDrain = 32;
+}  // namespace
+
+void LockOwners::look(JNIEnv* jni, int64_t now) {
+  if (!bound_) {
+    bound_ = true;
+    if (jclass thread = jni->FindClass("java/lang/Thread")) thread_id_ = jni->GetFieldID(thread, "tid", "J");
+    if (jni->ExceptionCheck()) jni->ExceptionClear();
+  }
+  // Every local reference made below goes with this frame: the writer thread never returns to Java.
+  if (jni->PushLocalFrame(2 * kMaxLooksPerDrain + 8) != JNI_OK) return;
+  going_on_.clear();
+  std::vector<Waiter> waiters;
+  // Under the registry's mutex only the slots are read and local references made: the
+  // JVMTI calls that may stop the VM come after it is released.
+  registry_.withSlotsLocked([&](uint64_t, auto& slots) {
+    for (auto& [id, slot] : slots) {
+      const int64_t start = slot->wait_start_ns.load(std::memory_order_acquire);
+      if (start == 0) continue;
+      const WaitId wait{id, start};
+      going_on_.push_back(wait);
+      const auto source = static_cast<WaitSource>(slot->wait_source.load(std::memory_order_relaxed));
+      if (now - start < trace_.thresholdNs() || source == WaitSource::ObjectWait || !slot->thread_ref ||
+          culprits_.count(wait) != 0 || waiters.size() >= kMaxLooksPerDrain)
+        continue;
+      waiters.push_back({wait, source, static_cast<jthread>(jni->NewLocalRef(slot->thread_ref))});
+    }
+  });
+  for (const Waiter& waiter : waiters) {
+    LockCulprit& culprit = culprits_[waiter.wait];  // even when none is found: one look per wait
+    jthread owner = nullptr;
+    culprit.owner = ownerOf(jni, waiter, owner);
+    if (culprit.owner == 0) continue;
+    jvmtiFrameInfo frames[kMaxFrames];
+    jint count = 0;
+    if (jvmti_->GetStackTrace(owner, 0, kMaxFrames, frames, &count) != JVMTI_ERROR_NONE) count = 0;
+    culprit.frames.resize(static_cast<size_t>(count));
+    for (jint i = 0; i < count; ++i) culprit.frames[i] = {static_cast<int32_t>(frames[i].location), frames[i].method};
+  }
+  jni->PopLocalFrame(nullptr);
+}
+
+uint32_t LockOwners::ownerOf(JNIEnv* jni, const Waiter& waiter, jthread& owner) {
+  if (waiter.source == WaitSource::MonitorEnter) {
+    jobject monitor = nullptr;
+    if (jvmti_->GetCurrentContendedMonitor(waiter.thread, &monitor) != JVMTI_ERROR_NONE || !monitor) return 0;
+    jvmtiMonitorUsage usage{};
+    if (jvmti_->GetObjectMonitorUsage(monitor, &usage) != JVMTI_ERROR_NONE) return 0;
+    owner = usage.owner;
+    jvmti_->Deallocate(reinterpret_cast<unsigned char*>(usage.waiters));
+    jvmti_->Deallocate(reinterpret_cast<unsigned char*>(usage.notify_waiters));
+  } else {
+    owner = trace_.exclusiveOwner(jni, trace_.parkBlocker(jni, waiter.thread));
+  }
+  // A lock the waiter holds already is not its culprit (the wait ended during the look).
+  if (!owner || jni->IsSameObject(owner, waiter.thread)) return 0;
+  return registryIdOf(jni, owner);
+}
+
+uint32_t LockOwners::registryIdOf(JNIEnv* jni, jthread thread) {
+  if (!thread_id_) return 0;
+  const int64_t java_id = jni->GetLongField(thread, thread_id_);
+  uint32_t id = 0;
+  registry_.forEachLocked([&](ThreadSlot& slot) {
+    if (slot.java_id == java_id) id = slot.id;
+  });
+  return id;
+}
+
+bool LockOwners::take(uint32_t slot_id, int64_t start_ns, LockCulprit& out) {
+  const auto it = culprits_.find({slot_id, start_ns});
+  if (it == culprits_.end()) return false;
+  out = std::move(it->second);
+  culprits_.erase(it);
+  return out.owner != 0;
+}
+
+void LockOwners::forgetEnded() {
+  std::sort(going_on_.begin(), going_on_.end());
+  for (auto it = culprits_.begin(); it != culprits_.end();) {
+    if (std::binary_search(going_on_.begin(), going_on_.end(), it->first)) ++it;
+    else it = culprits_.erase(it);
+  }
+}
+
+}  // namespace stackscope::agent

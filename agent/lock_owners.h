@@ -1,0 +1,71 @@
+// The lock trace's culprits: for a thread that has waited for a lock at least the threshold
+// and still waits, the thread that owns the lock and that owner's stack, taken while the
+// owner holds it. Runs on the writer thread at each drain (every 20 ms), so it costs the
+// waiting threads nothing and the program only a look per long wait:
+//   a monitor: GetCurrentContendedMonitor(waiter), then GetObjectMonitorUsage(monitor).owner
+//     (HotSpot runs the latter as a VM operation at a safepoint: a pause of the order of
+//     tens of microseconds, once per wait that lasts a drain period);
+//   a park: the waiter's parkBlocker, when it is an AbstractOwnableSynchronizer, its
+//     exclusiveOwnerThread (plain field reads);
+//   then GetStackTrace(owner) (a handshake with the owner alone).
+// A wait shorter than the drain period may end before the look and then has no owner; waits
+// (Object.wait, parks on conditions) have none by nature: the thread that will notify is not
+// known until it does.
+//
+// Identity: a wait is (its thread's registry id, its monotonic start), the pair the event
+// carries (LockWait), so the culprit found here joins its event when the writer drains it.
+#pragma once
+
+#include <jni.h>
+#include <jvmti.h>
+
+#include <cstdint>
+#include <map>
+#include <utility>
+#include <vector>
+
+#include "agent/lock_trace.h"
+#include "agent/sample_slot.h"
+#include "agent/thread_registry.h"
+
+namespace stackscope::agent {
+
+struct LockCulprit {
+  uint32_t owner = 0;            // registry id, 0 = none found
+  std::vector<RawFrame> frames;  // the owner's stack at the look, innermost first
+};
+
+class LockOwners {
+ public:
+  LockOwners(jvmtiEnv* jvmti, ThreadRegistry& registry, LockTrace& trace)
+      : jvmti_(jvmti), registry_(registry), trace_(trace) {}
+
+  // Looks for the owners of the waits that have lasted the threshold by `now` (monotonic) and
+  // were not looked at yet. Before the writer drains the trace's events.
+  void look(JNIEnv* jni, int64_t now);
+  // The culprit of a drained wait, taken out (null when none was found).
+  bool take(uint32_t slot_id, int64_t start_ns, LockCulprit& out);
+  // After the drain: forgets culprits of waits over before the last look, whose events were
+  // drained by then (their waiter queues the event before it clears its slot).
+  void forgetEnded();
+
+ private:
+  using WaitId = std::pair<uint32_t, int64_t>;  // (slot id, monotonic start)
+  struct Waiter {
+    WaitId wait;
+    WaitSource source;
+    jthread thread;  // a local reference of the writer thread
+  };
+  uint32_t ownerOf(JNIEnv* jni, const Waiter& waiter, jthread& owner_ref);
+  uint32_t registryIdOf(JNIEnv* jni, jthread thread);
+
+  jvmtiEnv* jvmti_;
+  ThreadRegistry& registry_;
+  LockTrace& trace_;
+  std::map<WaitId, LockCulprit> culprits_;
+  std::vector<WaitId> going_on_;  // the waits the last look saw
+  jfieldID thread_id_ = nullptr;  // java.lang.Thread.tid
+  bool bound_ = false;
+};
+
+}  // namespace stackscope::agent

@@ -1,0 +1,104 @@
+#include "agent/lock_trace.h"
+
+#include "agent/clocks.h"
+#include "agent/object_class.h"
+
+namespace stackscope::agent {
+
+bool LockTrace::init(jvmtiEnv* jvmti, JNIEnv* jni) {
+  jvmti_ = jvmti;
+  jclass thread = jni->FindClass("java/lang/Thread");
+  if (thread) park_blocker_ = jni->GetFieldID(thread, "parkBlocker", "Ljava/lang/Object;");
+  if (jni->ExceptionCheck()) jni->ExceptionClear();
+  jclass ownable = jni->FindClass("java/util/concurrent/locks/AbstractOwnableSynchronizer");
+  if (ownable) {
+    exclusive_owner_ = jni->GetFieldID(ownable, "exclusiveOwnerThread", "Ljava/lang/Thread;");
+    ownable_ = static_cast<jclass>(jni->NewGlobalRef(ownable));
+  }
+  if (jni->ExceptionCheck()) jni->ExceptionClear();
+  ready_.store(true, std::memory_order_release);
+  return park_blocker_ && ownable_ && exclusive_owner_;
+}
+
+void LockTrace::begin(WaitSource source) {
+  if (!ready_.load(std::memory_order_acquire)) return;
+  ThreadSlot* slot = currentThreadSlot();
+  // Unknown threads (the agent's own) and those the collection-time filter leaves out pay nothing more.
+  if (!slot || slot->excluded.load(std::memory_order_relaxed)) return;
+  slot->wait_source.store(static_cast<uint8_t>(source), std::memory_order_relaxed);
+  slot->wait_start_ns.store(monotonicNs(), std::memory_order_release);
+}
+
+jobject LockTrace::parkBlocker(JNIEnv* jni, jthread thread) const {
+  return park_blocker_ && thread ? jni->GetObjectField(thread, park_blocker_) : nullptr;
+}
+
+bool LockTrace::isOwnable(JNIEnv* jni, jobject blocker) const {
+  return blocker && ownable_ && jni->IsInstanceOf(blocker, ownable_);
+}
+
+jthread LockTrace::exclusiveOwner(JNIEnv* jni, jobject blocker) const {
+  return isOwnable(jni, blocker) ? static_cast<jthread>(jni->GetObjectField(blocker, exclusive_owner_)) : nullptr;
+}
+
+void LockTrace::end(JNIEnv* jni, jobject object) {
+  jvmtiEnv* jvmti = jvmti_;
+  ThreadSlot* slot = currentThreadSlot();
+  if (!slot) return;
+  const int64_t start = slot->wait_start_ns.load(std::memory_order_relaxed);
+  if (start == 0) return;  // began before the trace, or by a thread the filter left out
+  const int64_t now = monotonicNs();
+  const auto source = static_cast<WaitSource>(slot->wait_source.load(std::memory_order_relaxed));
+  if (now - start >= threshold_ns_ && queued_.load(std::memory_order_relaxed) < kMaxQueued) {
+    LockWait wait;
+    wait.time_ns = start - start_ns_;
+    wait.duration_ns = now - start;
+    wait.slot_id = slot->id;
+    wait.start_ns = start;
+    const uint32_t vthread = slot->mounted_vthread.load(std::memory_order_relaxed);
+    wait.thread = vthread != 0 ? vthread : slot->id;
+    wait.annotation = slot->annotation.load(std::memory_order_relaxed);
+    jobject lock = object;
+    if (source == WaitSource::Park) {
+      // The blocker is still set: LockSupport clears it after Unsafe.park returns.
+      jthread self = nullptr;
+      if (jvmti->GetCurrentThread(&self) == JVMTI_ERROR_NONE) lock = parkBlocker(jni, self);
+      wait.kind = isOwnable(jni, lock) ? format::WaitKind::Lock : format::WaitKind::Wait;
+      if (self) jni->DeleteLocalRef(self);
+    } else {
+      wait.kind = source == WaitSource::MonitorEnter ? format::WaitKind::Lock : format::WaitKind::Wait;
+    }
+    if (lock) wait.class_name = classNameOf(jvmti, jni, lock);
+    if (lock && lock != object) jni->DeleteLocalRef(lock);
+    jvmtiFrameInfo frames[kMaxFrames];
+    jint count = 0;
+    if (jvmti->GetStackTrace(nullptr, 0, kMaxFrames, frames, &count) != JVMTI_ERROR_NONE) count = 0;
+    wait.frames.resize(static_cast<size_t>(count));
+    for (jint i = 0; i < count; ++i) wait.frames[i] = {static_cast<int32_t>(frames[i].location), frames[i].method};
+    push(std::move(wait));
+  } else if (now - start >= threshold_ns_) {
+    dropped_.fetch_add(1, std::memory_order_relaxed);
+  }
+  // Only after the push: the writer thread relies on a wait it saw going on having its
+  // event queued once the slot no longer shows it (lock_owners.h).
+  slot->wait_start_ns.store(0, std::memory_order_release);
+}
+
+void LockTrace::push(LockWait&& wait) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (queue_.size() >= kMaxQueued) {
+    dropped_.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
+  queue_.push_back(std::move(wait));
+  queued_.store(queue_.size(), std::memory_order_relaxed);
+}
+
+void LockTrace::takeAll(std::vector<LockWait>& out) {
+  out.clear();
+  std::lock_guard<std::mutex> lock(mutex_);
+  out.swap(queue_);
+  queued_.store(0, std::memory_order_relaxed);
+}
+
+}  // namespace stackscope::agent

@@ -1,0 +1,97 @@
+// The lock trace (event=...,lock; lock=1ms the threshold): every wait at least the threshold
+// long, of three sources:
+//   contended monitor enter   JVMTI MonitorContendedEnter/Entered        -> kind Lock
+//   Object.wait               JVMTI MonitorWait/Waited                   -> kind Wait
+//   Unsafe.park               the native wrapped (park_hook.h)           -> Lock when the blocker
+//                             is an AbstractOwnableSynchronizer (ReentrantLock, ReentrantReadWriteLock),
+//                             Wait otherwise (Condition.await, queues, futures, no blocker)
+// each with the waiting thread, its stack, the duration and the class of the lock object.
+//
+// Cheap by construction: a wait's start only stores its time and source in the thread's slot
+// (ThreadSlot::wait_start_ns), nothing else; only a wait found at its end to be at least the
+// threshold long pays for its stack and class (JVMTI calls on the waiting thread, which is
+// about to run Java code again: no lock of the agent is held). The owner (the culprit) is
+// found by the writer thread while the wait goes on (lock_owners.h), so short waits never
+// pay for it.
+//
+// The capabilities (monitor events, native method bind, monitor info) are asked for only when
+// the trace is on, and its events enabled only then: with the trace off nothing changes.
+#pragma once
+
+#include <jni.h>
+#include <jvmti.h>
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "agent/sample_slot.h"
+#include "agent/thread_registry.h"
+#include "format/records.h"
+
+namespace stackscope::agent {
+
+// What a thread's slot says it waits in (ThreadSlot::wait_source).
+enum class WaitSource : uint8_t { None = 0, MonitorEnter = 1, ObjectWait = 2, Park = 3 };
+
+struct LockWait {
+  int64_t time_ns = 0;      // its start, since the recording's time 0
+  int64_t duration_ns = 0;
+  uint32_t slot_id = 0;     // the waiting platform thread's registry id: with start_ns, the wait's identity
+  int64_t start_ns = 0;     // monotonic start, as ThreadSlot::wait_start_ns had it
+  uint32_t thread = 0;      // the thread reported: the mounted virtual thread, else slot_id
+  uint32_t annotation = 0;
+  format::WaitKind kind = format::WaitKind::Lock;
+  std::string class_name;        // "" = a park without blocker
+  std::vector<RawFrame> frames;  // the waiting thread's stack, innermost first
+};
+
+class LockTrace {
+ public:
+  // More than this many waits waiting for the writer are counted, not queued.
+  static constexpr size_t kMaxQueued = 1 << 16;
+
+  LockTrace(int64_t start_ns, int64_t threshold_ns) : start_ns_(start_ns), threshold_ns_(threshold_ns) {}
+
+  // At VMInit, before the park wrapper reports to it: the classes and fields the trace reads
+  // (java.lang.Thread.parkBlocker, AbstractOwnableSynchronizer). False when this JVM lacks
+  // them: parks are then not traced.
+  bool init(jvmtiEnv* jvmti, JNIEnv* jni);
+
+  int64_t thresholdNs() const { return threshold_ns_; }
+
+  // A wait starts / ends on the calling thread. `object` is the monitor (monitor sources)
+  // or null (park: the blocker is read from the thread). Nothing before init: threads may
+  // wait (and be registered) before VMInit, with early VMStart (park_hook.h).
+  void begin(WaitSource source);
+  void end(JNIEnv* jni, jobject object);
+
+  // The park blocker of `thread` (a local reference, null when none), and whether it is a
+  // lock: an AbstractOwnableSynchronizer, whose owner is its exclusiveOwnerThread.
+  jobject parkBlocker(JNIEnv* jni, jthread thread) const;
+  bool isOwnable(JNIEnv* jni, jobject blocker) const;
+  jthread exclusiveOwner(JNIEnv* jni, jobject blocker) const;  // local reference or null
+
+  // Writer thread: moves every queued wait into `out` (cleared first).
+  void takeAll(std::vector<LockWait>& out);
+  uint64_t dropped() const { return dropped_.load(std::memory_order_relaxed); }
+
+ private:
+  void push(LockWait&& wait);
+
+  const int64_t start_ns_;
+  const int64_t threshold_ns_;
+  jvmtiEnv* jvmti_ = nullptr;
+  std::atomic<bool> ready_{false};  // init done: the fields below are set
+  jfieldID park_blocker_ = nullptr;     // java.lang.Thread.parkBlocker
+  jclass ownable_ = nullptr;            // AbstractOwnableSynchronizer (global reference)
+  jfieldID exclusive_owner_ = nullptr;  // its exclusiveOwnerThread
+  std::mutex mutex_;  // taken by waiting threads after their wait and by the writer, nothing else under it
+  std::vector<LockWait> queue_;
+  std::atomic<size_t> queued_{0};
+  std::atomic<uint64_t> dropped_{0};
+};
+
+}  // namespace stackscope::agent

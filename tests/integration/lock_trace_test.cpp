@@ -1,0 +1,129 @@
+// The lock trace on real JVMs, with known truth (LockWaits): a waiter blocked on a monitor and
+// on a ReentrantLock that a holder keeps a known time in a known method, Object.wait with
+// known totals, the threshold, and the trace off.
+#include "harness.h"
+
+namespace it {
+namespace {
+
+constexpr int kRounds = 20;
+constexpr int kHoldMs = 50;
+const std::string kLockWaits = kWorkloads + "LockWaits";
+
+class LockTrace : public RecordingTest {
+ protected:
+  static ProcessResult record(const std::string& events, const std::string& path, const std::vector<std::string>& extra = {}) {
+    std::vector<std::string> argv{STACKSCOPE_BIN, "record", "-e", events, "-o", path};
+    for (const std::string& arg : extra) argv.push_back(arg);
+    argv.push_back("--");
+    for (const std::string& arg : javaCommand("LockWaits", {std::to_string(kRounds), std::to_string(kHoldMs)})) argv.push_back(arg);
+    return run(argv);
+  }
+  // The group of lock class `cls` in a locks view, null when absent.
+  static const json* lockClass(const json& view, const std::string& cls) { return find(view, "locks", "value", cls); }
+  static void expectWithin(double measured, double truth, double tolerance, const std::string& what) {
+    EXPECT_GE(measured, truth * (1 - tolerance)) << what;
+    EXPECT_LE(measured, truth * (1 + tolerance)) << what;
+  }
+};
+
+// One recording, default threshold (1 ms). Each wait the program timed is one event of the
+// lock (or wait) kind whose time agrees with the program's own clock within 15 %; the culprit
+// of each contended round is the holder, in the method that held the lock.
+TEST_F(LockTrace, WaitsForMonitorsReentrantLocksAndObjectWaitHaveTheirTruth) {
+  const std::string path = file("lock.ssr");
+  const ProcessResult rec = record("lock", path);
+  ASSERT_EQ(rec.exit_code, 0) << rec.err;
+  EXPECT_EQ(rec.err.find("warning"), std::string::npos) << rec.err;
+  const auto t = truth(rec.out);
+  ASSERT_EQ(t.at("rounds"), kRounds) << rec.out;
+  EXPECT_EQ(query({"info", path}).at("recording").at("mode"), "lock");
+
+  // Lock events by lock class: the monitor and the ReentrantLock, a wait each round.
+  const json locks = report(path, {"--view", "locks", "--top", "0"});
+  EXPECT_EQ(locks.at("event"), "lock") << locks.dump(1);
+  EXPECT_EQ(locks.at("metric"), "time");
+  EXPECT_EQ(locks.at("unit"), "ns");
+  const json* monitor = lockClass(locks, kLockWaits + "$Monitor");
+  ASSERT_NE(monitor, nullptr) << locks.dump(1);
+  EXPECT_EQ(monitor->at("events"), kRounds) << locks.dump(1);
+  expectWithin(monitor->at("time").get<double>(), t.at("monitor_ns"), 0.15, "monitor wait");
+  EXPECT_GE(monitor->at("max").get<double>(), kHoldMs * 1e6 * 0.5);
+  const json* reentrant = lockClass(locks, "java.util.concurrent.locks.ReentrantLock$NonfairSync");
+  ASSERT_NE(reentrant, nullptr) << locks.dump(1);
+  EXPECT_EQ(reentrant->at("events"), kRounds) << locks.dump(1);
+  expectWithin(reentrant->at("time").get<double>(), t.at("reentrant_ns"), 0.15, "ReentrantLock wait");
+
+  // The waiting threads and their stacks: locks[C]/threads, the methods view of lock time.
+  const json waiters = report(path, {"--view", "locks[" + kLockWaits + "$Monitor]/threads"});
+  ASSERT_FALSE(waiters.at("threads").empty()) << waiters.dump(1);
+  EXPECT_EQ(waiters.at("threads")[0].at("name"), "waiter-monitor") << waiters.dump(1);
+  const json methods = report(path, {"--event", "lock", "--metric", "time", "--top", "0"});
+  EXPECT_EQ(methods.at("event"), "lock");
+  EXPECT_EQ(methods.at("unit"), "ns");
+  const json* enter = find(methods, "methods", "method", kLockWaits + ".enterMonitor");
+  ASSERT_NE(enter, nullptr) << methods.dump(1);
+  expectWithin(enter->at("total").get<double>(), t.at("monitor_ns"), 0.15, "enterMonitor's total");
+  const json* enter_reentrant = find(methods, "methods", "method", kLockWaits + ".enterReentrant");
+  ASSERT_NE(enter_reentrant, nullptr) << methods.dump(1);
+  expectWithin(enter_reentrant->at("total").get<double>(), t.at("reentrant_ns"), 0.15, "enterReentrant's total");
+
+  // The culprits: the holder in the method that held the lock. The agent looks every 20 ms,
+  // so a 50 ms wait is always seen (a look may miss one only if the machine stalls the writer).
+  const auto expectCulprit = [&](const std::string& cls, const std::string& owner) {
+    const json owners = report(path, {"--view", "locks[" + cls + "]/owners", "--metric", "count"});
+    ASSERT_FALSE(owners.at("owners").empty()) << owners.dump(1);
+    const json& top = owners.at("owners")[0];
+    EXPECT_EQ(top.at("value"), owner) << owners.dump(1);
+    EXPECT_GE(top.at("count").get<int>(), kRounds * 9 / 10) << owners.dump(1);
+  };
+  expectCulprit(kLockWaits + "$Monitor", "holder-monitor in " + kLockWaits + ".holdMonitor");
+  expectCulprit("java.util.concurrent.locks.ReentrantLock$NonfairSync",
+                "holder-reentrant in " + kLockWaits + ".holdReentrant");
+
+  // Object.wait: events of kind wait, by the class waited on, with no owner.
+  const json waits = report(path, {"--event", "wait", "--view", "locks", "--top", "0"});
+  const json* long_waits = lockClass(waits, kLockWaits + "$LongTarget");
+  ASSERT_NE(long_waits, nullptr) << waits.dump(1);
+  EXPECT_EQ(long_waits->at("events"), kRounds);
+  expectWithin(long_waits->at("time").get<double>(), t.at("long_wait_ns"), 0.15, "Object.wait(50 ms)");
+  const json* short_waits = lockClass(waits, kLockWaits + "$ShortTarget");
+  ASSERT_NE(short_waits, nullptr) << waits.dump(1);  // 2 ms: above the default threshold
+  EXPECT_EQ(short_waits->at("events"), kRounds);
+  expectWithin(short_waits->at("time").get<double>(), t.at("short_wait_ns"), 0.15, "Object.wait(2 ms)");
+  const json wait_owners = report(path, {"--event", "wait", "--view", "owners", "--where", "lock=*LockWaits*"});
+  ASSERT_EQ(wait_owners.at("owners").size(), 1u) << wait_owners.dump(1);
+  EXPECT_EQ(wait_owners.at("owners")[0].at("unset"), true);
+
+  // --where lock= selects by lock class, as locks[C] does.
+  const json selected = report(path, {"--event", "lock", "--where", "lock=*$Monitor", "--metric", "count"});
+  EXPECT_EQ(selected.at("total"), kRounds) << selected.dump(1);
+}
+
+// Waits shorter than the threshold are not recorded: with 10 ms, the 2 ms waits are gone and
+// the 50 ms ones all there.
+TEST_F(LockTrace, WaitsShorterThanTheThresholdAreNotRecorded) {
+  const std::string path = file("threshold.ssr");
+  const ProcessResult rec = record("lock", path, {"--lock-threshold", "10ms"});
+  ASSERT_EQ(rec.exit_code, 0) << rec.err;
+  const json waits = report(path, {"--event", "wait", "--view", "locks", "--top", "0"});
+  EXPECT_EQ(lockClass(waits, kLockWaits + "$ShortTarget"), nullptr) << waits.dump(1);
+  const json* long_waits = lockClass(waits, kLockWaits + "$LongTarget");
+  ASSERT_NE(long_waits, nullptr) << waits.dump(1);
+  EXPECT_EQ(long_waits->at("events"), kRounds);
+  for (const json& group : waits.at("locks")) EXPECT_GE(group.at("max").get<int64_t>(), 10'000'000) << waits.dump(1);
+}
+
+// With the trace off, the same program leaves no lock record and no lock or wait events.
+TEST_F(LockTrace, TraceOffRecordsNoWaits) {
+  const std::string path = file("off.ssr");
+  const ProcessResult rec = record("cpu", path);
+  ASSERT_EQ(rec.exit_code, 0) << rec.err;
+  const json info = query({"info", path});
+  EXPECT_EQ(info.at("recording").at("mode"), "cpu");
+  EXPECT_EQ(info.at("records").value("lock", uint64_t{0}), 0u) << info.at("records").dump();
+  EXPECT_EQ(run({STACKSCOPE_BIN, "report", path, "--event", "lock"}).exit_code, 1);
+}
+
+}  // namespace
+}  // namespace it
