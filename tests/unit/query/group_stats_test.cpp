@@ -95,6 +95,8 @@ TEST(GroupStats, GroupsKeepTheirLargestValueAndTimes) {
   EXPECT_EQ(users.groups[1].name, "u2");
   EXPECT_EQ(users.groups[1].max, 100u);
   EXPECT_EQ(users.groups[1].max_at_ns, 40);
+}
+
 // Lock events group by their lock class (total, events, longest) and by owner, named with
 // the owner's thread and its innermost method outside the JDK; --where lock= reads the class.
 TEST(GroupStats, LockEventsGroupByClassAndOwner) {
