@@ -22,6 +22,7 @@
 
 #include "agent/alloc_trace.h"
 #include "agent/annotation_table.h"
+#include "agent/class_histogram.h"
 #include "agent/clocks.h"
 #include "agent/exception_trace.h"
 #include "agent/gc_trace.h"
@@ -40,6 +41,8 @@
 #include "agent/vm_structs.h"
 #include "agent/sampling_health.h"
 #include "agent/status.h"
+#include "agent/vm_thread_anchor.h"
+#include "agent/thread_metrics.h"
 #include "agent/thread_registry.h"
 #include "agent/thread_tracker.h"
 #include "agent/virtual_threads.h"
@@ -75,13 +78,17 @@ struct Agent {
         allocs(start_ns, options),
         locks(start_ns, options.lock_threshold_ns),
         lock_owners(env, registry, locks),
+        histogram(start_ns, options.histo_interval_ns, options.histo_gcs),
         writer_thread({env, &writer, &ring, &lost, &meta, &registry, &status, &annotations, &options, &code_regions,
                        samplesJvmThreads(options) ? &native_threads : nullptr,
                        (options.traces & kTraceGc) ? &gc_trace : nullptr,
                        (options.traces & kTraceException) ? &exceptions : nullptr,
                        (options.traces & kTraceAlloc) ? &allocs : nullptr,
                        (options.traces & kTraceLock) ? &locks : nullptr,
-                       (options.traces & kTraceLock) ? &lock_owners : nullptr, start_ns}) {}
+                       (options.traces & kTraceLock) ? &lock_owners : nullptr,
+                       histogramOn(options) ? &histogram : nullptr, start_ns}) {}
+
+  static bool histogramOn(const Options& options) { return options.histo_interval_ns > 0 || options.histo_gcs > 0; }
 
   // Mixed mode in cpu mode samples the JVM's own threads, unless a collection-time filter
   // leaves out every thread but those of matching annotations (which JVM threads never have).
@@ -111,6 +118,7 @@ struct Agent {
   AllocTrace allocs;  // fed by its callbacks only when the alloc trace is on
   LockTrace locks;
   LockOwners lock_owners;        // the writer thread's, for the lock trace
+  ClassHistogram histogram;  // its thread runs only with histo=
   WriterThread writer_thread;
   bool recording = false;  // between VMInit and VMDeath (callbacks of those two only)
   format::NonSafepointDebug non_safepoint_debug = format::NonSafepointDebug::Off;
@@ -171,7 +179,7 @@ void createMethodIdsForLoadedClasses(jvmtiEnv* jvmti, JNIEnv* jni) {
   jvmti->Deallocate(reinterpret_cast<unsigned char*>(classes));
 }
 
-void writeRecordingInfo(Agent& agent, JNIEnv* jni) {
+void writeRecordingInfo(Agent& agent, JNIEnv* jni, uint32_t sample_metrics) {
   format::RecordingInfo info;
   info.start_epoch_ns = agent.start_epoch_ns;
   // The sampling mode and the traces: the kinds of events recorded. The exception trace is
@@ -190,17 +198,36 @@ void writeRecordingInfo(Agent& agent, JNIEnv* jni) {
   info.jvm = systemProperty(agent.jvmti, "java.vm.name") + " " + javaVersion(jni);
   info.options = agent.options_text;
   info.non_safepoint_debug = agent.non_safepoint_debug;
+  info.sample_metrics = sample_metrics;
   agent.writer.writeInfo(info);
 }
 
 // Where AsyncGetCallTrace gives up, the stack walk goes on with the VM's own structures: from
 // a compiled method's prologue or epilogue with the code cache's layout (compiled_code.h),
 // from a thread in the VM with its frame anchor (vm_thread_anchor.h); native frames (mixed
-// mode) end where the code cache begins. Bound once, at VMInit
-// on the main thread; never freed: a late signal may still read them.
-void bindVmStructures(JNIEnv* jni, jthread thread) {
+// mode) end where the code cache begins; the threads' allocation counters (thread_metrics.h).
+// Bound once, at VMInit on the main thread; never freed: a late signal may still read them.
+// Returns the per-thread metrics the samples will carry.
+// The per-thread metrics the samples carry (thread_metrics.h): those the options ask for that
+// this VM can give. Set before the main thread registers, which reads its counters' base.
+uint32_t bindSampleMetrics(const Options& options, const VmStructs* vm, int64_t env_offset) {
+  uint32_t metrics = options.mode == SampleMode::None ? 0 : options.sample_metrics;
+  auto* counter = new AllocationCounter;
+  if (!vm || !counter->bind(*vm, env_offset)) {
+    if (metrics & format::kSampleAllocBytes)
+      std::fprintf(stderr, "stackscope: this JVM does not show how much each thread allocated: samples carry no alloc-bytes\n");
+    metrics &= ~uint32_t{format::kSampleAllocBytes};
+    delete counter;
+    counter = nullptr;
+  }
+  setSampleMetrics(metrics, counter);
+  return metrics;
+}
+
+uint32_t bindVmStructures(const Options& options, JNIEnv* jni, jthread thread) {
   VmStructs vm;
-  if (!vm.bind(lookupJvmSymbol)) return;
+  if (!vm.bind(lookupJvmSymbol)) return bindSampleMetrics(options, nullptr, 0);
+  const int64_t env_offset = jniEnvOffset(jni, thread);
   auto* code = new CompiledCode;
   if (code->bind(vm)) {
     setCompiledCode(code);
@@ -208,11 +235,12 @@ void bindVmStructures(JNIEnv* jni, jthread thread) {
     delete code;
   }
   auto* anchor = new VmThreadAnchor;
-  if (anchor->bind(vm, jni, thread)) {
+  if (anchor->bind(vm, env_offset)) {
     setVmThreadAnchor(anchor);
   } else {
     delete anchor;
   }
+  return bindSampleMetrics(options, &vm, env_offset);
 }
 
 // Parks reach the lock trace once its fields are bound and Unsafe.park is wrapped (park_hook.h);
@@ -231,7 +259,8 @@ void startParkTrace(Agent& agent, JNIEnv* jni) {
 
 // The writer and wall sampler threads are never sampled: the profile is the application's.
 bool isAgentThread(JNIEnv* jni, jthread thread) {
-  return g_agent->writer_thread.isWriterThread(jni, thread) || g_agent->wall.isSamplerThread(jni, thread);
+  return g_agent->writer_thread.isWriterThread(jni, thread) || g_agent->wall.isSamplerThread(jni, thread) ||
+         g_agent->histogram.isHistogramThread(jni, thread);
 }
 
 // The collectors' names and the cause, in the PerfData block (gc_trace.h): it exists from
@@ -248,9 +277,9 @@ void JNICALL onVMInit(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread) {
   createMethodIdsForLoadedClasses(jvmti, jni);
   // Regions generated before the event was enabled are announced again; known ones are ignored.
   jvmti->GenerateEvents(JVMTI_EVENT_DYNAMIC_CODE_GENERATED);
-  bindVmStructures(jni, thread);
+  const uint32_t sample_metrics = bindVmStructures(agent.options, jni, thread);
   if (agent.options.traces & kTraceGc) bindGcCounters(agent.gc_trace);
-  writeRecordingInfo(agent, jni);  // before the writer thread exists: no lock needed
+  writeRecordingInfo(agent, jni, sample_metrics);  // before the writer thread exists: no lock needed
   if (agent.options.traces & kTraceLock) startParkTrace(agent, jni);
   if (replacedForeignSigprofHandler()) agent.writer.writeAgentWarning({0, foreignHandlerWarning()});
   if (!agent.writer_thread.start(jni)) {
@@ -263,6 +292,9 @@ void JNICALL onVMInit(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread) {
   agent.tracker.onStart(jni, thread);
   if (agent.options.mode == SampleMode::Wall && !agent.wall.start(jni)) {
     std::fprintf(stderr, "stackscope: cannot start the wall-clock sampler thread\n");
+  }
+  if (Agent::histogramOn(agent.options) && !agent.histogram.start(jni)) {
+    std::fprintf(stderr, "stackscope: cannot start the class histogram thread\n");
   }
   // After the agent's threads started, so they can be told apart; after main, which is then
   // found registered already.
@@ -283,6 +315,7 @@ void JNICALL onVMDeath(jvmtiEnv*, JNIEnv* jni) {
   agent.registry.close();  // no more CPU timers, no more threads
   agent.native_threads.close();
   setCaptureActive(false);
+  if (Agent::histogramOn(agent.options)) agent.histogram.finish(jni, kStopTimeoutNs);  // and the last one
   agent.writer_thread.finish(jni, kStopTimeoutNs);
   agent.tracker.dropForeign(jni);
   if (const uint64_t overflowed = agent.annotations.overflowCount()) {
@@ -330,6 +363,7 @@ void JNICALL onGcFinish(jvmtiEnv*) {
   const int64_t now = monotonicNs();
   g_agent->gc.onFinish(now);
   if (g_agent->options.traces & kTraceGc) g_agent->gc_trace.onFinish(now);
+  g_agent->histogram.onGcFinish();
 }
 
 // Enabled only with the exception trace. The agent's own threads are not profiled; they are
@@ -473,6 +507,10 @@ jint load(JavaVM* vm, const Options& options, const std::string& text) {
     return refuse(options.strict, file.error);
   }
   if (!file.notice.empty()) std::fprintf(stderr, "%s\n", file.notice.c_str());
+  if (std::string error; Agent::histogramOn(options) && !agent->histogram.init(vm, error)) {
+    delete agent;  // nothing refers to it yet
+    return refuse(options.strict, "stackscope: " + error);
+  }
   g_agent = agent;
   agent->non_safepoint_debug = turnOnNonSafepointDebug();
   initJavaApi({&agent->meta, &agent->annotations, &agent->registry, agent->start_ns,

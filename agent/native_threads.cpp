@@ -119,6 +119,7 @@ void NativeThreads::startLocked(pid_t tid, const std::string &comm) {
   }
   slot->id = registry_.nextId();
   slot->tid = tid;
+  slot->metric_base = readThreadCounters(tid);
   slot->name = kNamePrefix + comm;
   const uintptr_t sp = blockedStackPointer(tid);
   if (sp != 0)

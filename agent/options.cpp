@@ -11,9 +11,9 @@ namespace stackscope::agent {
 namespace {
 
 constexpr std::string_view kKnownKeys =
-    "event, interval, file, overwrite, children, native, status, filter, alloc, classes, lock, strict";
-constexpr std::string_view kValueKeys[] = {"event",  "interval", "file",   "overwrite", "children", "native",
-                                           "status", "filter",   "alloc",  "classes",   "lock"};
+    "event, interval, file, overwrite, children, native, status, filter, alloc, classes, lock, metrics, histo, strict";
+constexpr std::string_view kValueKeys[] = {"event",  "interval", "file",  "overwrite", "children", "native", "status",
+                                           "filter", "alloc",    "classes", "lock",    "metrics",  "histo"};
 
 std::string badOption(std::string_view item, std::string_view why) {
   std::string message = "stackscope: bad agent option '";
@@ -121,6 +121,48 @@ bool addEvent(std::string_view name, Options& options, std::string& why) {
   return false;
 }
 
+// metrics=none while its list is parsed, so that nothing may follow it; cleared at the end.
+constexpr uint32_t kMetricsNone = 1u << 31;
+
+// Adds one name of metrics='s list: cpu or alloc (once each), or none alone.
+bool addMetric(std::string_view name, Options& options, std::string& why) {
+  const uint32_t bit = name == "cpu" ? uint32_t{format::kSampleCpuTime} : name == "alloc" ? uint32_t{format::kSampleAllocBytes} : 0u;
+  if (name == "none" && options.sample_metrics == 0) {
+    options.sample_metrics = kMetricsNone;
+    return true;
+  }
+  if (bit == 0 || (options.sample_metrics & kMetricsNone)) {
+    why = "expected a comma list of cpu and alloc, or none";
+    return false;
+  }
+  if (options.sample_metrics & bit) {
+    why = std::string(name) + " is given twice";
+    return false;
+  }
+  options.sample_metrics |= bit;
+  return true;
+}
+
+// histo=D (every D), histo=gc (every collection) or histo=gc:N (every Nth).
+bool parseHisto(std::string_view value, Options& options, std::string& why) {
+  if (value == "gc" || value.substr(0, 3) == "gc:") {
+    const std::string_view count = value == "gc" ? std::string_view("1") : value.substr(3);
+    uint64_t n = 0;
+    for (char c : count) n = c >= '0' && c <= '9' && n < 1'000'000 ? n * 10 + static_cast<uint64_t>(c - '0') : UINT64_MAX;
+    if (count.empty() || n == 0 || n > 1'000'000) {
+      why = "expected gc:N with N a count of collections from 1 to 1000000";
+      return false;
+    }
+    options.histo_gcs = static_cast<uint32_t>(n);
+    return true;
+  }
+  if (!parseDuration(value)) {
+    why = "expected a duration such as 10s, or gc, or gc:N";
+    return false;
+  }
+  return parseBoundedDuration(value, kMinHistoInterval, kMaxHistoInterval, "100ms and 24h", options.histo_interval_ns, why);
+}
+
 // Applies one "key=value" or "key" item; returns false with `why` set on error.
 bool applyItem(std::string_view item, Options& options, std::string& why) {
   const size_t eq = item.find('=');
@@ -148,6 +190,10 @@ bool applyItem(std::string_view item, Options& options, std::string& why) {
     options.mode = SampleMode::None;
     return addEvent(value, options, why);
   }
+  if (key == "metrics") {
+    options.sample_metrics = 0;
+    return addMetric(value, options, why);
+  }
   if (key == "interval") {
     return parseBoundedDuration(value, kMinInterval, kMaxInterval, "100us and 10s", options.interval_ns, why);
   }
@@ -162,6 +208,7 @@ bool applyItem(std::string_view item, Options& options, std::string& why) {
   if (key == "filter") return options.filter.parse(value, why);
   if (key == "alloc") return parseAllocInterval(value, options.alloc_interval, why);
   if (key == "classes") return parseClassGlobs(value, options.classes, why);
+  if (key == "histo") return parseHisto(value, options, why);
   if (key == "overwrite") return parseYesNo(value, options.overwrite, why);
   if (key == "native") return parseYesNo(value, options.native, why);
   if (key == "children") {
@@ -192,7 +239,7 @@ ParseResult parseOptions(std::string_view text, int64_t pid) {
   }
 
   Options options;
-  bool in_event_list = false;  // bare names after event= extend its list
+  std::string_view list_key;  // "event" or "metrics": bare names after it extend its list
   std::vector<std::string_view> seen_keys;  // a handful of items: a linear search is fine
   std::vector<std::string_view> alloc_items;  // alloc= and classes=, checked against event= at the end
   for (size_t start = 0; start <= text.size();) {
@@ -203,14 +250,14 @@ ParseResult parseOptions(std::string_view text, int64_t pid) {
     if (item.empty()) continue;  // "a,,b" or a trailing comma: nothing to apply
     const std::string_view key = item.substr(0, item.find('='));
     std::string why;
-    if (in_event_list && key == item && item != "strict") {
-      if (!addEvent(item, options, why)) {
+    if (!list_key.empty() && key == item && item != "strict") {
+      if (!(list_key == "event" ? addEvent(item, options, why) : addMetric(item, options, why))) {
         result.error = badOption(item, why);
         return result;
       }
       continue;
     }
-    in_event_list = key == "event";
+    list_key = key == "event" || key == "metrics" ? key : std::string_view();
     if (key != "filter" && std::find(seen_keys.begin(), seen_keys.end(), key) != seen_keys.end()) {
       result.error = badOption(item, std::string(key) + " is given twice");
       return result;
@@ -232,6 +279,7 @@ ParseResult parseOptions(std::string_view text, int64_t pid) {
       return result;
     }
   }
+  options.sample_metrics &= ~kMetricsNone;
   result.options = std::move(options);
   result.ok = true;
   return result;

@@ -7,8 +7,10 @@
 // these classes, class_glob.h), "filter=user:u1;application:shop*" (annotation_filter.h; repeated filter=
 // items add their entries to one filter; any other option given twice is an error, since
 // silently taking one of two values hides a mistake), "overwrite=no", "children=yes|no" and
-// "native=yes|no" (mixed mode, native_threads.h) and "lock=1ms" (the lock trace's threshold:
-// shorter waits are not recorded, lock_trace.h).
+// "native=yes|no" (mixed mode, native_threads.h), "lock=1ms" (the lock trace's threshold:
+// shorter waits are not recorded, lock_trace.h), "metrics=cpu,alloc" (the per-thread deltas
+// each sample carries, thread_metrics.h; a comma list like event='s, or none), and
+// "histo=10s|gc|gc:N" (the class histogram, class_histogram.h).
 // Pure parsing: no JVMTI, no I/O, so it is unit-tested on its own, and `stackscope record`
 // runs the same parser on the string it is about to pass, so a mistake fails before the JVM
 // starts with exactly the agent's message (target stackscope_agent_options).
@@ -20,6 +22,7 @@
 #include <vector>
 
 #include "agent/annotation_filter.h"
+#include "format/records.h"
 
 namespace stackscope::agent {
 
@@ -68,6 +71,13 @@ struct Options {
   int64_t lock_threshold_ns = 1'000'000;       // lock trace: waits shorter than this are not recorded
   bool strict = false;
   AnnotationFilter filter;  // empty: every thread is recorded
+  // format::SampleMetric bits: what each sample carries of its thread's CPU time and
+  // allocated bytes since its previous sample.
+  uint32_t sample_metrics = format::kSampleCpuTime | format::kSampleAllocBytes;
+  // The class histogram (class_histogram.h), off when both are 0: histo=D takes one every D,
+  // histo=gc:N after every Nth garbage collection (histo=gc: every one); and one at the end.
+  int64_t histo_interval_ns = 0;
+  uint32_t histo_gcs = 0;
 };
 
 struct ParseResult {
@@ -79,6 +89,8 @@ struct ParseResult {
 
 inline constexpr int64_t kMinInterval = 100'000;             // 100us
 inline constexpr int64_t kMaxInterval = 10'000'000'000;      // 10s
+inline constexpr int64_t kMinHistoInterval = 100'000'000;       // 100ms: each walk stops the world
+inline constexpr int64_t kMaxHistoInterval = 86'400'000'000'000;  // a day
 inline constexpr int64_t kMinStatusInterval = 10'000'000;    // 10ms
 inline constexpr int64_t kMaxStatusInterval = 3'600'000'000'000;  // 1h
 inline constexpr int64_t kMinAllocInterval = 1024;                 // 1k: smaller costs the program too much

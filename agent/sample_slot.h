@@ -50,6 +50,8 @@ struct SampleSlot {
   uint16_t count;
   uint32_t weight;      // ticks the stack stands for (Stack slots; wall_pending.h)
   uint32_t carrier;     // Stack slots of a virtual thread: the carrier's registry id, else 0
+  uint64_t cpu_us;      // Stack slots: the thread's metric deltas since its previous sample (thread_metrics.h)
+  uint64_t alloc_bytes;
   union {
     RawFrame frames[kMaxFrames];
     RepeatEntry repeats[kMaxFrames * sizeof(RawFrame) / sizeof(RepeatEntry)];

@@ -1,7 +1,7 @@
 // SIGNAL HANDLER RULES — everything reachable from onSigprof runs inside a signal handler
 // that may interrupt any code of the thread, including malloc, a lock holder or the JVM:
 //   * async-signal-safe calls only (clock_gettime, memmove, AsyncGetCallTrace, which is made
-//     for it, CodeRegions::find);
+//     for it, CodeRegions::find, readOwnCounters);
 //     it never blocks: a full ring is counted as lost, not waited on;
 //   * no allocation, no locks (only lock-free atomics), no C++ exceptions, no JVMTI or JNI;
 //   * the only memory it reads besides its own data is the interrupted thread's stack, and
@@ -28,6 +28,7 @@
 #include "agent/compiled_frame_edges.h"
 #include "agent/cpu_sampler.h"
 #include "agent/stub_unwind.h"
+#include "agent/thread_metrics.h"
 #include "agent/thread_registry.h"
 #include "agent/vm_pauses.h"
 #include "agent/wall_pending.h"
@@ -323,6 +324,10 @@ void capture(ThreadSlot& thread, uint8_t state, void* ucontext) {
   slot.weight = weight;
   slot.kind = taken ? SlotKind::Stack : SlotKind::Skip;
   slot.count = taken ? static_cast<uint16_t>(std::max<jint>(num_frames, 0)) : 0;
+  // A sample not taken leaves its thread's consumption to the next one that is.
+  const MetricDeltas deltas = taken ? takeDeltas(thread.metric_base, readOwnCounters(thread.env)) : MetricDeltas{};
+  slot.cpu_us = deltas.cpu_us;
+  slot.alloc_bytes = deltas.alloc_bytes;
   g_config.ring->publish(claim);  // a claimed slot must be published, even a failed one
   if (!taken) g_config.lost->add(lostReasonForWalkError(num_frames), weight);
 }

@@ -26,6 +26,7 @@
 
 #include "agent/meta_events.h"
 #include "agent/stub_unwind.h"
+#include "agent/thread_metrics.h"
 
 namespace stackscope::agent {
 
@@ -67,6 +68,10 @@ struct ThreadSlot {
   timer_t timer{};
   bool has_timer = false;
   int64_t timer_interval_ns = 0;
+
+  // The thread's counters at its last sample (thread_metrics.h): set at registration, then
+  // moved by its own signal handler only (the wall sampler's, for a foreign thread).
+  MetricBase metric_base;
 
   // wall mode, shared between the sampler (which signals) and the handler (which captures).
   std::atomic<uint8_t> wall_state{0};        // state to record, set before signalling

@@ -190,6 +190,7 @@ void ThreadTracker::onStart(JNIEnv* jni, jthread thread) {
   ThreadSlot* slot = newSlot(jni, thread, gettid(), start);
   slot->env = jni;
   slot->stack = currentThreadStack();
+  slot->metric_base = readOwnCounters(jni);  // its samples carry what it consumes from now on
 
   // The slot is the thread's before its timer can fire, so no tick finds it unknown.
   setCurrentThreadSlot(slot);
@@ -227,6 +228,7 @@ void ThreadTracker::registerForeign(JNIEnv* jni, jthread thread, pid_t tid) {
   MetaEvent start;
   ThreadSlot* slot = newSlot(jni, thread, tid, start);
   slot->foreign = true;
+  slot->metric_base = readThreadCounters(tid);
   // Present: main, or a thread whose own ThreadStart came first.
   if (registry_.addForeign(slot, jni, std::move(start)) != ThreadRegistry::AddResult::Added) release(jni, slot);
 }

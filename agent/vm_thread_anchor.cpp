@@ -11,28 +11,33 @@ constexpr int64_t kMaxEnvOffset = 1 << 16;
 
 }  // namespace
 
-bool VmThreadAnchor::bind(const VmStructs& vm, JNIEnv* jni, jobject thread) {
-  bound_ = false;
+int64_t jniEnvOffset(JNIEnv* jni, jobject thread) {
   jclass thread_class = jni->FindClass("java/lang/Thread");
   if (!thread_class) {
     jni->ExceptionClear();
-    return false;
+    return 0;
   }
   jfieldID eetop = jni->GetFieldID(thread_class, "eetop", "J");
   jni->DeleteLocalRef(thread_class);
   if (!eetop) {
     jni->ExceptionClear();
-    return false;
+    return 0;
   }
   const auto java_thread = static_cast<uintptr_t>(jni->GetLongField(thread, eetop));
-  env_offset_ = static_cast<int64_t>(reinterpret_cast<uintptr_t>(jni) - java_thread);
+  const auto offset = static_cast<int64_t>(reinterpret_cast<uintptr_t>(jni) - java_thread);
+  if (java_thread == 0 || offset <= 0 || offset > kMaxEnvOffset || offset % 8 != 0) return 0;
+  return offset;
+}
+
+bool VmThreadAnchor::bind(const VmStructs& vm, int64_t env_offset) {
+  bound_ = false;
+  env_offset_ = env_offset;
   const int64_t anchor = vm.fieldOffset("JavaThread", "_anchor");
   const int64_t anchor_sp = vm.fieldOffset("JavaFrameAnchor", "_last_Java_sp");
   const int64_t anchor_pc = vm.fieldOffset("JavaFrameAnchor", "_last_Java_pc");
   state_ = vm.fieldOffset("JavaThread", "_thread_state");
-  if (java_thread == 0 || env_offset_ <= 0 || env_offset_ > kMaxEnvOffset || env_offset_ % 8 != 0 || anchor < 0 ||
-      anchor_sp < 0 || anchor_pc < 0 || state_ < 0 || vm.fieldSize("JavaThread", "_thread_state") != 4 ||
-      !vm.intConstant("_thread_in_vm", in_vm_)) {
+  if (env_offset_ <= 0 || anchor < 0 || anchor_sp < 0 || anchor_pc < 0 || state_ < 0 ||
+      vm.fieldSize("JavaThread", "_thread_state") != 4 || !vm.intConstant("_thread_in_vm", in_vm_)) {
     return false;
   }
   anchor_sp_ = anchor + anchor_sp;

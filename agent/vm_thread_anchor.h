@@ -30,12 +30,15 @@
 
 namespace stackscope::agent {
 
+// Where a JNIEnv lies within its JavaThread (JNIEnv - JavaThread), learnt from the calling
+// thread: `jni` is its and `thread` its java.lang.Thread, whose eetop field holds its
+// JavaThread. 0 when it cannot be told. Outside signal handlers.
+int64_t jniEnvOffset(JNIEnv* jni, jobject thread);
+
 class VmThreadAnchor {
  public:
-  // Reads the layout; `jni` is the calling thread's and `thread` its java.lang.Thread, whose
-  // eetop field holds its JavaThread, to learn where a JNIEnv lies within a JavaThread.
-  // Outside signal handlers. False when this VM lacks something needed.
-  bool bind(const VmStructs& vm, JNIEnv* jni, jobject thread);
+  // Reads the layout; `env_offset` is jniEnvOffset's. False when this VM lacks something needed.
+  bool bind(const VmStructs& vm, int64_t env_offset);
 
   // For the thread whose JNIEnv this is, interrupted with stack pointer sp: when it is in
   // the VM with an anchor whose pc is unknown, stores the pc as HotSpot would and returns

@@ -341,6 +341,9 @@ void WallSampler::captureForeign(ThreadSlot& slot, uint8_t state, int64_t time_n
   sample.state = state;
   sample.weight = 1;
   sample.carrier = 0;
+  const MetricDeltas deltas = takeDeltas(slot.metric_base, readThreadCounters(slot.tid));
+  sample.cpu_us = deltas.cpu_us;
+  sample.alloc_bytes = deltas.alloc_bytes;
   sample.kind = SlotKind::Stack;
   sample.count = static_cast<uint16_t>(count);
   for (jint i = 0; i < count; ++i) {

@@ -175,9 +175,11 @@ void WriterThread::writeStack(JNIEnv* jni, const SampleSlot& slot) {
   // Only platform threads are repeated; virtual ones, maybe millions, are not remembered.
   if (slot.carrier == 0) last_stack_[slot.thread] = stack;
   ensureAnnotation(slot.annotation);
-  in_.writer->writeSample(
-      {slot.time_ns, slot.thread, stack, static_cast<format::ThreadState>(slot.state), slot.weight, slot.annotation,
-       slot.carrier});
+  format::SampleRecord sample{slot.time_ns, slot.thread, stack, static_cast<format::ThreadState>(slot.state),
+                              slot.weight, slot.annotation, slot.carrier};
+  sample.cpu_us = slot.cpu_us;
+  sample.alloc_bytes = slot.alloc_bytes;
+  in_.writer->writeSample(sample);
 }
 
 format::Frame WriterThread::frameOf(JNIEnv* jni, const RawFrame& raw) {

@@ -16,6 +16,7 @@
 #include "agent/alloc_trace.h"
 #include "agent/annotation_table.h"
 #include "agent/carrier_frames.h"
+#include "agent/class_histogram.h"
 #include "agent/code_regions.h"
 #include "agent/exception_trace.h"
 #include "agent/gc_trace.h"
@@ -50,6 +51,7 @@ struct WriterInputs {
   AllocTrace* allocs;  // also the live trace's deaths
   LockTrace* locks;
   LockOwners* lock_owners;  // with locks: finds the owners of long waits at each drain
+  ClassHistogram* histogram;        // null without histo=
   int64_t start_ns;  // monotonic time 0
 };
 
@@ -101,6 +103,7 @@ class WriterThread {
   std::vector<ThrownException> exception_batch_;
   std::vector<SampledAllocation> alloc_batch_;
   std::vector<LockWait> lock_batch_;
+  std::vector<Histogram> histogram_batch_;
   std::vector<format::Frame> frames_;
   std::unordered_set<uint32_t> threads_written_;
   std::vector<bool> annotations_written_;  // by annotation id

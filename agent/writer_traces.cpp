@@ -1,4 +1,5 @@
-// The writer thread's part for the traces other than sampling (gc, exception, alloc, live, lock): their events
+// The writer thread's part for the traces other than sampling (gc, exception, alloc, live, lock,
+// histogram): their events
 // reach the file in the same chunks as the samples, each within a drain period of happening.
 #include <cstdio>
 
@@ -26,6 +27,18 @@ void WriterThread::drainTraces(JNIEnv* jni, bool last) {
   }
   if (in_.allocs) drainAllocs(jni);
   if (in_.locks) drainLocks(jni);
+  if (ClassHistogram* histogram = in_.histogram) {
+    histogram->takeAll(histogram_batch_);
+    for (const Histogram& h : histogram_batch_) {
+      format::ClassHistogramRecord record{h.time_ns, h.pause_ns, {}};
+      record.classes.reserve(h.classes.size());
+      for (const ClassCount& c : h.classes) {
+        const format::Frame frame{methods_.namedId(c.class_name), -1};
+        record.classes.push_back({in_.writer->internStack(&frame, 1), c.instances, c.bytes});
+      }
+      in_.writer->writeClassHistogram(record);
+    }
+  }
   if (!last) return;
   // Nothing silent: what a trace could not keep is said in the recording and on stderr.
   const uint64_t gc_dropped = in_.gc_trace ? in_.gc_trace->dropped() : 0;

@@ -109,6 +109,10 @@ void EventDecoder::sample(const format::SampleRecord& s) {
     named(s.carrier);
     if (carrier_pairs_.insert((uint64_t{s.thread} << 32) | s.carrier).second) out_.carriers.emplace_back(s.thread, s.carrier);
   }
+  // Its thread's metric deltas (kTimeSampleMetrics' columns): most samples of an idle thread
+  // carry none, and the sparse columns keep only those that do.
+  if (s.cpu_us != 0) out_.amounts[kCpuTimeColumn].emplace_back(out_.events.size(), s.cpu_us * 1000);
+  if (s.alloc_bytes != 0) out_.amounts[kAllocBytesColumn].emplace_back(out_.events.size(), s.alloc_bytes);
   out_.out_of_order |= !out_.events.empty() && s.time_ns < out_.events.back().time_ns;
   out_.events.push_back({s.time_ns, s.thread, stack, s.state, std::min(s.weight, Event::kMaxWeight), annotation, *kind});
   out_.kinds_seen |= 1u << static_cast<unsigned>(*kind);
@@ -172,6 +176,19 @@ void EventDecoder::alloc(const format::AllocRecord& a) {
 void EventDecoder::objectFree(const format::ObjectFreeRecord& f) {
   seen(f.time_ns);
   if (window_.contains(f.time_ns) && f.tag != 0) out_.freed.push_back(f.tag);
+// A class histogram is an event per class, of no thread, its stack the class's frame, valued
+// in instances and bytes.
+void EventDecoder::classHistogram(const format::ClassHistogramRecord& h) {
+  seen(h.time_ns);
+  if (!window_.contains(h.time_ns)) return;
+  const MetricInfo& instances = *findMetric(EventKind::Histogram, "instances");
+  const MetricInfo& bytes = *findMetric(EventKind::Histogram, "bytes");
+  for (const format::ClassCountEntry& c : h.classes) {
+    out_.amounts[instances.column].emplace_back(out_.events.size(), c.instances);
+    out_.amounts[bytes.column].emplace_back(out_.events.size(), c.bytes);
+    addEvent({h.time_ns, 0, c.stack, format::ThreadState::Unknown, 1, 0, EventKind::Histogram});
+  }
+  out_.histograms.push_back({h.time_ns, std::max<int64_t>(h.pause_ns, 0)});
 }
 
 // A wait of the lock trace: an event of its thread and stack valued in its duration, labelled
@@ -242,6 +259,7 @@ void mergeEvents(Recording& rec, DecodedEvents&& run, DecodedEvents& totals) {
   for (uint64_t interval : run.alloc_intervals)
     if (std::find(totals.alloc_intervals.begin(), totals.alloc_intervals.end(), interval) == totals.alloc_intervals.end())
       totals.alloc_intervals.push_back(interval);
+  rec.histograms.insert(rec.histograms.end(), run.histograms.begin(), run.histograms.end());
   rec.kinds_seen |= run.kinds_seen;
   rec.statuses.insert(rec.statuses.end(), run.statuses.begin(), run.statuses.end());
   for (const auto& [reason, count] : run.lost) rec.lost[reason] += count;
@@ -316,6 +334,8 @@ void finishEvents(Recording& rec, const DecodedEvents& totals) {
     for (std::vector<uint32_t>& column : rec.labels) permute(column, order);
     permute(rec.lock_owners, order);
   }
+  std::stable_sort(rec.histograms.begin(), rec.histograms.end(),
+                   [](const HistogramPoint& a, const HistogramPoint& b) { return a.time_ns < b.time_ns; });
   // Events of no thread (collections) name thread 0: the table has its entry.
   if (rec.threads.empty() && !rec.events.empty()) rec.threads.resize(1);
   if (totals.missing_stacks)

@@ -41,6 +41,7 @@ struct DecodedEvents {
   std::vector<uint64_t> freed;                    // tags of the objects freed in the window
   std::vector<uint64_t> alloc_intervals;          // distinct, in order of appearance
   std::vector<std::pair<size_t, LockOwner>> owners;                            // and for lock owners
+  std::vector<HistogramPoint> histograms;
 };
 
 // Ids index dense tables, so an id from a damaged or hostile file must not make us allocate
@@ -66,6 +67,7 @@ class EventDecoder final : public format::RecordVisitor {
   void alloc(const format::AllocRecord& a) override;
   void objectFree(const format::ObjectFreeRecord& f) override;
   void lock(const format::LockRecord& l) override;
+  void classHistogram(const format::ClassHistogramRecord& h) override;
   void threadStart(const format::ThreadEventRecord& e) override;
   void threadEnd(const format::ThreadEventRecord& e) override;
   void status(const format::StatusRecord& s) override;

@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "format/records.h"
+
 namespace stackscope::analysis {
 
 namespace {
@@ -9,11 +11,18 @@ namespace {
 using enum MetricUnit;
 using enum MetricSource;
 
+// A time sample stands for its share of time, and carries what its thread consumed since its
+// previous sample (when recorded: format::SampleMetric): the CPU time and the bytes allocated.
+const std::vector<MetricInfo> kTimeSampleMetrics{{"samples", Count, Weight},
+                                                 {"time", Nanoseconds, WeightTimesInterval},
+                                                 {"cpu-time", Nanoseconds, Amount, kCpuTimeColumn, format::kSampleCpuTime},
+                                                 {"alloc-bytes", Bytes, Amount, kAllocBytesColumn, format::kSampleAllocBytes}};
+
 // Sampled traces are scaled to estimates of the true totals: a time sample stands for its
 // weight times the interval; an allocation sample carries the objects and bytes it stands for.
 const std::array<EventKindInfo, kEventKindCount> kKinds{{
-    {EventKind::Cpu, "cpu", "CPU time samples", {{"samples", Count, Weight}, {"time", Nanoseconds, WeightTimesInterval}}},
-    {EventKind::Wall, "wall", "wall-clock time samples", {{"samples", Count, Weight}, {"time", Nanoseconds, WeightTimesInterval}}},
+    {EventKind::Cpu, "cpu", "CPU time samples", kTimeSampleMetrics},
+    {EventKind::Wall, "wall", "wall-clock time samples", kTimeSampleMetrics},
     {EventKind::Alloc, "alloc", "allocation samples",
      {{"samples", Count, Weight}, {"objects", Count, Amount, 0}, {"bytes", Bytes, Amount, 1}}},
     {EventKind::Live, "live", "live objects (sampled allocations not yet collected)",
@@ -25,6 +34,9 @@ const std::array<EventKindInfo, kEventKindCount> kKinds{{
      {{"time", Nanoseconds, Amount, 0}, {"count", Count, Weight}}},
     {EventKind::Exception, "exception", "exceptions thrown", {{"count", Count, Weight}}},
     {EventKind::Gc, "gc", "garbage collections", {{"count", Count, Weight}, {"time", Nanoseconds, Amount, 0}}},
+    // One event per class of a class histogram, whose stack is the class's frame.
+    {EventKind::Histogram, "histogram", "class histograms (objects in the heap per class)",
+     {{"bytes", Bytes, Amount, 1}, {"instances", Count, Amount, 0}}},
 }};
 
 }  // namespace

@@ -14,8 +14,8 @@
 
 namespace stackscope::analysis {
 
-enum class EventKind : uint8_t { Cpu, Wall, Alloc, Live, Lock, Wait, Exception, Gc };
-inline constexpr size_t kEventKindCount = 8;
+enum class EventKind : uint8_t { Cpu, Wall, Alloc, Live, Lock, Wait, Exception, Gc, Histogram };
+inline constexpr size_t kEventKindCount = 9;
 
 enum class MetricUnit : uint8_t { Count, Nanoseconds, Bytes };
 
@@ -26,8 +26,11 @@ enum class MetricSource : uint8_t {
   Amount,               // a quantity the event carries (Recording::amounts[column]): bytes, ns
 };
 
-// Stored quantities per event (the columns of Recording::amounts): alloc has two, objects and bytes.
+// Stored quantities per event (the columns of Recording::amounts): alloc has two, objects and
+// bytes; time samples two, their thread's CPU time and allocated bytes since its previous sample.
 inline constexpr size_t kAmountColumns = 2;
+inline constexpr uint8_t kCpuTimeColumn = 0;     // of cpu and wall events
+inline constexpr uint8_t kAllocBytesColumn = 1;
 
 // Names some events carry beside their stack (string ids, the columns of Recording::labels):
 // what a collection was (its collector) and why (its cause); the class of the object an event
@@ -42,6 +45,9 @@ struct MetricInfo {
   MetricUnit unit;
   MetricSource source;
   uint8_t column = 0;  // with MetricSource::Amount
+  // A per-thread delta of time samples (format::SampleMetric bit): recorded only when the
+  // recording's info lists it; 0 for the others.
+  uint32_t sample_metric = 0;
 };
 
 struct EventKindInfo {

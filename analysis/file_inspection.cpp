@@ -35,6 +35,7 @@ std::string recordTypeName(uint32_t type) {
     case RecordType::Alloc: return "alloc";
     case RecordType::ObjectFree: return "object_free";
     case RecordType::Lock: return "lock";
+    case RecordType::ClassHistogram: return "class_histogram";
   }
   return "unknown_" + std::to_string(type);
 }
@@ -73,6 +74,9 @@ class Counter final : public format::RecordVisitor {
   void objectFree(const format::ObjectFreeRecord& f) override {
     count(RecordType::ObjectFree);
     seen(f.time_ns);
+  void classHistogram(const format::ClassHistogramRecord& h) override {
+    count(RecordType::ClassHistogram);
+    seen(h.time_ns);
   }
   void lock(const format::LockRecord& l) override {
     count(RecordType::Lock);

@@ -80,6 +80,12 @@ struct LockOwner {
   uint32_t stack = 0;
 };
 
+// One class histogram of the recording (its classes are events of kind histogram at its time).
+struct HistogramPoint {
+  int64_t time_ns = 0;
+  int64_t pause_ns = 0;  // how long its heap walk held the VM stopped
+};
+
 // Who a thread worked for at a sample: a string id per format::AnnotationField, 0 = unset.
 using Annotation = std::array<uint32_t, format::kAnnotationFieldCount>;
 
@@ -113,6 +119,7 @@ struct Recording {
   // Lock events' owners: empty (none known) or parallel to `events`.
   std::vector<LockOwner> lock_owners;
   uint32_t kinds_seen = 0;  // bit per EventKind with events in `events`: the loader keeps it
+  std::vector<HistogramPoint> histograms;  // the class histograms in the window, by time
   std::vector<format::StatusRecord> statuses;
   std::vector<format::MarkerRecord> markers;  // every marker of the recording, whatever the window
   std::map<format::LostReason, uint64_t> lost;  // samples due but not taken, by reason

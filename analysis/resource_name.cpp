@@ -33,6 +33,8 @@ constexpr TypeInfo kTypes[] = {
     {"ages", ResourceType::Ages, false, WhereField::Path},
     {"locks", ResourceType::Locks, true, WhereField::Lock},
     {"owners", ResourceType::Owners, false, WhereField::Path},
+    {"histogram", ResourceType::Histogram, false, WhereField::Path},
+    {"histogram-growth", ResourceType::HistogramGrowth, false, WhereField::Path},
 };
 
 const TypeInfo& info(ResourceType type) {
@@ -109,7 +111,7 @@ class Parser {
 
   ResourceElement element() {
     const size_t start = pos_;
-    while (pos_ < text_.size() && text_[pos_] >= 'a' && text_[pos_] <= 'z') ++pos_;
+    while (pos_ < text_.size() && ((text_[pos_] >= 'a' && text_[pos_] <= 'z') || text_[pos_] == '-')) ++pos_;
     const std::string_view word(text_.data() + start, pos_ - start);
     const TypeInfo* type = nullptr;
     for (const TypeInfo& t : kTypes)

@@ -39,6 +39,8 @@ enum class ResourceType {
   Ages,          // view: events by how long before the end of the window they happened (live objects' ages)
   Locks,         // selection: the lock class (glob); view: lock (or wait) events by lock class
   Owners,        // view: lock events by owner thread and the owner's method
+  Histogram,     // view: objects per class at the last class histogram of the selection
+  HistogramGrowth,  // view: per class, the last class histogram of the selection minus the first
 };
 
 struct ResourceElement {

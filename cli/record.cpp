@@ -39,6 +39,8 @@ struct RecordArgs {
   std::string alloc_interval;  // the alloc trace's alloc=, "512k"; "" = the agent's default
   std::string classes;         // the alloc trace's classes=, "com.shop.*;byte[]"
   std::string lock_threshold;  // the lock trace's, agent option lock=; empty: the agent's default
+  std::string metrics;  // the agent's metrics= list, "" = its default
+  std::string histo;    // the agent's histo=, "" = no class histogram
   bool no_children = false;
   bool no_native = false;
   std::vector<std::string> command;
@@ -82,6 +84,15 @@ std::string agentOptions(const RecordArgs& args, const fs::path& output) {
   if (!args.lock_threshold.empty()) {
     checkOptionValue(args.lock_threshold, "--lock-threshold");
     options += ",lock=" + args.lock_threshold;
+  }
+  if (!args.metrics.empty()) {
+    if (args.metrics.find_first_not_of("abcdefghijklmnopqrstuvwxyz,") != std::string::npos)
+      throw UserError("--metrics '" + args.metrics + "': expected a comma list of cpu and alloc, or none");
+    options += ",metrics=" + args.metrics;
+  }
+  if (!args.histo.empty()) {
+    checkOptionValue(args.histo, "--histo");
+    options += ",histo=" + args.histo;
   }
   if (!args.filter.empty()) {
     checkOptionValue(args.filter, "the filter");
@@ -272,6 +283,14 @@ Command addRecordCommand(CLI::App& parent) {
   cmd->add_flag("--no-native", args->no_native,
                 "Java frames only: no native frames (JVM, JNI libraries, libc) and, in cpu mode, no samples of the "
                 "JVM's own threads (GC, compilers: 'jvm:NAME')");
+  cmd->add_option("--metrics", args->metrics,
+                  "What each sample carries of its thread's use since its previous sample: a comma list of cpu "
+                  "(its CPU time) and alloc (the bytes it allocated), or none (default cpu,alloc); reports count "
+                  "them with --metric cpu-time and alloc-bytes");
+  cmd->add_option("--histo", args->histo,
+                  "Class histograms (objects in the heap per class: instances and shallow bytes): every D (10s), or "
+                  "after every collection (gc) or every Nth (gc:N), and one at the end; each heap walk stops the JVM "
+                  "(report --view histogram, histogram-growth)");
   cmd->add_option("command", args->command, "The program to run and its arguments, after --")->required();
   // Options after the program belong to it; before `--`, an unknown one is reported by
   // checkCommandLine, which can also say that `--` is missing.

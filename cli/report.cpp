@@ -130,6 +130,10 @@ Command addReportCommand(CLI::App& parent) {
       "                'locks[pkg.Cache]/threads': the threads that waited for that class's locks\n"
       "  owners        lock waits by owner: the thread that held the lock and its own method then\n"
       "                (the innermost frame outside the JDK), 'locks[pkg.Cache]/owners'\n"
+      "  histogram     objects in the heap per class (instances, shallow bytes) at the last class\n"
+      "                histogram of the selection (record --histo 10s, or gc:N after every Nth GC)\n"
+      "  histogram-growth   per class, the last histogram of the selection minus the first: what grew\n"
+      "                between them (--from/--to or a snapshot pick the two)\n"
       "In a resource name every element but the last narrows the samples: methods[a,b] keeps samples\n"
       "with a or b on the stack, threads[glob], states[sleeping], users[u1], …; all must hold.\n"
       "Times are offsets from the recording's start: --from 1m40s --to 5m, the window is [from, to).\n"
@@ -148,6 +152,8 @@ Command addReportCommand(CLI::App& parent) {
       "selection: --to, a snapshot's end, or the recording's) have samples, objects and bytes, the last two\n"
       "scaled to estimates of the true totals (the header says how); lock and wait have time (ns waited,\n"
       "their default) and count. Percentages are of the view's total.\n"
+      "cpu and wall also have cpu-time (ns) and alloc-bytes (bytes): what each sample's thread used of\n"
+      "its CPU clock and allocated since its previous sample (record --metrics cpu,alloc).\n"
       "Views are cached in FILE.cache/ and recomputed when the recording changes.");
   addSelectionOptions(*cmd, args->selection);
   cmd->add_option("--view", args->view, "A view or a resource name (default methods)");

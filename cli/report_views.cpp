@@ -3,6 +3,7 @@
 #include "analysis/call_graph.h"
 #include "analysis/call_tree.h"
 #include "analysis/gc_stats.h"
+#include "analysis/histogram_stats.h"
 #include "analysis/method_stats.h"
 #include "analysis/status_series.h"
 #include "analysis/thread_stats.h"
@@ -10,6 +11,7 @@
 #include "cli/command.h"
 #include "export/gc_report.h"
 #include "export/graph_report.h"
+#include "export/histogram_report.h"
 #include "export/json_report.h"
 #include "export/navigation_report.h"
 #include "export/status_report.h"
@@ -99,6 +101,15 @@ void writeView(std::ostream& out, const analysis::Recording& rec, const analysis
       const auto stats = analysis::computeGcStats(rec, options.event, scope.keep);
       if (json) exporting::writeJson(out, exporting::gcJson(rec, stats, totals, options));
       else exporting::writeGcText(out, rec, stats, totals, options);
+      return;
+    }
+    case ResourceType::Histogram:
+    case ResourceType::HistogramGrowth: {
+      const bool growth = view == ResourceType::HistogramGrowth;
+      const analysis::ViewTotals totals = analysis::forEachEvent(rec, scope, [](const analysis::Event&, uint64_t) {});
+      const auto stats = analysis::computeHistogramStats(rec, scope, growth);
+      if (json) exporting::writeJson(out, exporting::histogramJson(rec, stats, growth, totals, options));
+      else exporting::writeHistogramText(out, rec, stats, growth, totals, options);
       return;
     }
     default: {

@@ -34,10 +34,17 @@ std::string kindList(const std::vector<analysis::EventKind>& kinds) {
 // Without --event: the kind the resource name is about when the recording has it: exception
 // events for exceptions (only they have a thrown class), collections for gc, alloc events for
 // classes and allocations (the allocated objects' classes), live events for ages (the leak
-// hunter's view), lock events (else wait events) for locks and owners; else the recording's own
-// kind.
+// hunter's view), lock events (else wait events) for locks and owners, class histograms for the
+// histogram views (which a recording without them cannot show); else the recording's own kind.
 analysis::EventKind defaultKind(const analysis::Selection& selection, const std::vector<analysis::EventKind>& kinds) {
   const auto has = [&](analysis::EventKind kind) { return std::find(kinds.begin(), kinds.end(), kind) != kinds.end(); };
+  const analysis::ResourceType view = selection.resource.view().type;
+  if (view == analysis::ResourceType::Histogram || view == analysis::ResourceType::HistogramGrowth) {
+    if (!has(analysis::EventKind::Histogram))
+      throw UserError("--view " + std::string(analysis::resourceTypeName(view)) +
+                      ": the recording has no class histogram (the agent takes them with histo=10s or histo=gc:N)");
+    return analysis::EventKind::Histogram;
+  }
   for (const analysis::ResourceElement& element : selection.resource.elements) {
     switch (element.type) {
       case analysis::ResourceType::Exceptions:
@@ -73,7 +80,7 @@ void addSelectionOptions(CLI::App& cmd, SelectionArgs& args) {
   cmd.add_option("--snapshot", args.snapshot, "A saved snapshot, a begin/end marker pair NAME, or A..B between markers");
   cmd.add_option("--where", args.where, "A logical filter on the events (see `stackscope report --help`)");
   cmd.add_option("--event", args.event, "The kind of events to count: cpu, wall, alloc, … (default: the recording's own)");
-  cmd.add_option("--metric", args.metric, "What to count them by: samples, time, bytes, … (default samples)");
+  cmd.add_option("--metric", args.metric, "What to count them by: samples, time, cpu-time, alloc-bytes, bytes, … (default samples)");
 }
 
 void checkSelectionArgs(const SelectionArgs& args) {
@@ -116,6 +123,11 @@ ChosenEvents chooseEvents(const SelectionArgs& args, const analysis::Selection& 
   if (!chosen.metric)
     throw UserError("--metric " + args.metric + ": " + analysis::eventKindName(chosen.kind) + " events have no metric '" +
                     args.metric + "'; they have: " + analysis::metricList(chosen.kind));
+  // A per-thread delta the samples do not carry would show zeros everywhere: say why instead.
+  if (chosen.metric->sample_metric != 0 && !(recording.info.sample_metrics & chosen.metric->sample_metric))
+    throw UserError("--metric " + args.metric + ": the samples of this recording do not carry " + args.metric +
+                    " (record --metrics cpu,alloc records them; a JVM that does not count allocation per thread has "
+                    "no alloc-bytes; stackscope info lists the metrics a recording has)");
   return chosen;
 }
 

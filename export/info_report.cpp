@@ -108,6 +108,8 @@ void writeInfoText(std::ostream& out, const FileInspection& in, const InfoOption
     writeField(out, "JVM", in.info.jvm);
     writeField(out, "Options", in.info.options);
     writeField(out, "Debug info", fmt::format("between safepoints: {}", format::nonSafepointDebugName(in.info.non_safepoint_debug)));
+    const std::vector<std::string> metrics = format::sampleMetricNames(in.info.sample_metrics);
+    writeField(out, "Sample metrics", metrics.empty() ? "none" : fmt::format("{}", fmt::join(metrics, ", ")));
   } else {
     writeField(out, "Recording", "no recording info in the file");
   }
@@ -148,7 +150,8 @@ Json infoJson(const FileInspection& in, const InfoOptions& options) {
                  {"pid", in.info.pid},
                  {"jvm", in.info.jvm},
                  {"options", in.info.options},
-                 {"non_safepoint_debug", format::nonSafepointDebugName(in.info.non_safepoint_debug)}};
+                 {"non_safepoint_debug", format::nonSafepointDebugName(in.info.non_safepoint_debug)},
+                 {"sample_metrics", format::sampleMetricNames(in.info.sample_metrics)}};
   Json records = Json::object();
   for (const analysis::RecordCount& r : in.records) records[r.name] = r.count;
   const analysis::StatusSummary& s = in.status;

@@ -43,6 +43,7 @@ class RecordVisitor {
   virtual void alloc(const AllocRecord&) {}
   virtual void objectFree(const ObjectFreeRecord&) {}
   virtual void lock(const LockRecord&) {}
+  virtual void classHistogram(const ClassHistogramRecord&) {}
   virtual void threadStart(const ThreadEventRecord&) {}
   virtual void threadEnd(const ThreadEventRecord&) {}
   virtual void status(const StatusRecord&) {}

@@ -27,6 +27,7 @@ bool decodeBody(RecordType type, ByteCursor& in, int64_t& time, StackTree& stack
         // A value from a newer writer that this reader does not know reads as "not recorded".
         if (debug <= static_cast<uint32_t>(NonSafepointDebug::On)) r.non_safepoint_debug = NonSafepointDebug(debug);
       }
+      if (!in.atEnd()) r.sample_metrics = in.u32();
       if (in.failed()) return false;
       v.info(r);
       return true;
@@ -111,6 +112,8 @@ bool decodeBody(RecordType type, ByteCursor& in, int64_t& time, StackTree& stack
       if (!in.atEnd()) r.weight = in.u32();
       if (!in.atEnd()) r.annotation = in.u32();
       if (!in.atEnd()) r.carrier = in.u32();
+      if (!in.atEnd()) r.cpu_us = in.varint();
+      if (!in.atEnd()) r.alloc_bytes = in.varint();
       if (in.failed()) return false;
       v.sample(r);
       return true;
@@ -155,6 +158,20 @@ bool decodeBody(RecordType type, ByteCursor& in, int64_t& time, StackTree& stack
       r.tag = in.varint();
       if (in.failed()) return false;
       v.objectFree(r);
+    case RecordType::ClassHistogram: {
+      ClassHistogramRecord r;
+      r.time_ns = time + in.signedVarint();  // does not move the running time (writer.cpp)
+      r.pause_ns = in.signedVarint();
+      const uint64_t n = in.varint();
+      if (in.failed() || n > in.remaining() / 3) return false;  // each row takes at least 3 bytes
+      r.classes.resize(n);
+      for (ClassCountEntry& c : r.classes) {
+        c.stack = in.u32();
+        c.instances = in.varint();
+        c.bytes = in.varint();
+      }
+      if (in.failed()) return false;
+      v.classHistogram(r);
       return true;
     }
     case RecordType::Lock: {
@@ -254,7 +271,8 @@ bool decodeBody(RecordType type, ByteCursor& in, int64_t& time, StackTree& stack
 }
 
 bool isKnown(uint64_t type) {
-  return (type >= 1 && type <= 7) || (type >= 16 && type <= 29) || type == static_cast<uint32_t>(RecordType::Lock);
+  return (type >= 1 && type <= 7) || (type >= 16 && type <= 29) || type == static_cast<uint32_t>(RecordType::Lock) ||
+         type == static_cast<uint64_t>(RecordType::ClassHistogram);
 }
 
 }  // namespace

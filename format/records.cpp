@@ -58,4 +58,11 @@ const char* annotationFieldName(AnnotationField field) {
   return "?";
 }
 
+std::vector<std::string> sampleMetricNames(uint32_t metrics) {
+  std::vector<std::string> names;
+  if (metrics & kSampleCpuTime) names.emplace_back("cpu-time");
+  if (metrics & kSampleAllocBytes) names.emplace_back("alloc-bytes");
+  return names;
+}
+
 }  // namespace stackscope::format

@@ -49,6 +49,7 @@ enum class RecordType : uint32_t {
   Alloc = 28,       // one sampled allocation (the alloc trace)
   ObjectFree = 29,  // a sampled object the GC freed (the live trace)
   Lock = 30,        // one wait for a lock or a condition (the lock trace)
+  ClassHistogram = 31,  // objects in the heap per class at one moment (histo=)
 };
 
 enum class ThreadState : uint8_t {
@@ -104,6 +105,9 @@ struct RecordingInfo {
   // Whether compiled code kept debug information between safepoints, which places samples
   // in compiled code on the right (inlined) method and bci. Optional trailing field.
   NonSafepointDebug non_safepoint_debug = NonSafepointDebug::NotRecorded;
+  // The per-thread metrics the samples carry (SampleMetric bits; optional trailing field, 0 in
+  // older files): a metric not listed was not recorded, whatever the samples say.
+  uint32_t sample_metrics = 0;
 };
 
 struct LineEntry {
@@ -141,6 +145,15 @@ struct ThreadRecord {
 
 enum class SampleKind : uint8_t { Mode = 0, Cpu = 1, Wall = 2 };
 
+// Per-thread metric deltas a sample may carry: what its thread consumed since the thread's
+// previous sample (RecordingInfo::sample_metrics says which a recording has).
+enum SampleMetric : uint32_t {
+  kSampleCpuTime = 1u << 0,     // the thread's CPU clock
+  kSampleAllocBytes = 1u << 1,  // HotSpot's count of the bytes the thread allocated
+};
+// "cpu-time", "alloc-bytes": the names of the bits set, as reports' --metric takes them.
+std::vector<std::string> sampleMetricNames(uint32_t metrics);
+
 struct SampleRecord {
   int64_t time_ns = 0;  // since the recording's time 0 (monotonic)
   uint32_t thread = 0;
@@ -153,6 +166,10 @@ struct SampleRecord {
   // first of a comma list; another kind is written as a KindSample record, which readers
   // older than it skip, so they still count the mode's samples right.
   SampleKind kind = SampleKind::Mode;
+  // Optional trailing fields (RecordingInfo::sample_metrics): the thread's CPU time in
+  // microseconds and the bytes it allocated since its previous sample. 0: none, or not recorded.
+  uint64_t cpu_us = 0;
+  uint64_t alloc_bytes = 0;
 };
 
 // Who and what a thread works for. Each distinct combination is one map record; fields are
@@ -252,6 +269,20 @@ struct AllocRecord {
 struct ObjectFreeRecord {
   int64_t time_ns = 0;
   uint64_t tag = 0;
+// One class's row of a class histogram. Its stack has one frame, a pseudo-method with no
+// class named after the class ("java.lang.String", "byte[]"), as an exception's class frame.
+struct ClassCountEntry {
+  uint32_t stack = 0;
+  uint64_t instances = 0;
+  uint64_t bytes = 0;  // shallow
+};
+
+// The objects in the heap per class at one moment (a heap walk: garbage not yet collected
+// counts too); classes with no object are left out.
+struct ClassHistogramRecord {
+  int64_t time_ns = 0;   // the walk's start
+  int64_t pause_ns = 0;  // how long the walk held the VM stopped
+  std::vector<ClassCountEntry> classes;
 };
 
 // What a thread waited in: Lock, for a monitor held by another thread (contended monitor

@@ -163,6 +163,7 @@ void RecordingWriter::writeInfo(const RecordingInfo& info) {
   putBytes(scratch_, info.jvm);
   putBytes(scratch_, info.options);
   putVarint(scratch_, static_cast<uint8_t>(info.non_safepoint_debug));
+  if (info.sample_metrics != 0) putVarint(scratch_, info.sample_metrics);
   endRecord(map_, RecordType::RecordingInfo, scratch_);
 }
 
@@ -212,10 +213,18 @@ void RecordingWriter::writeSample(const SampleRecord& sample) {
   putVarint(scratch_, sample.thread);
   putVarint(scratch_, sample.stack);
   putVarint(scratch_, static_cast<uint8_t>(sample.state));
-  // Optional trailing fields, written only when they differ from their defaults.
-  if (sample.weight != 1 || sample.annotation != 0 || sample.carrier != 0) putVarint(scratch_, sample.weight);
-  if (sample.annotation != 0 || sample.carrier != 0) putVarint(scratch_, sample.annotation);
-  if (sample.carrier != 0) putVarint(scratch_, sample.carrier);
+  // Optional trailing fields, written only when they or a field after them differ from their
+  // defaults.
+  const bool metrics = sample.cpu_us != 0 || sample.alloc_bytes != 0;
+  const bool carrier = metrics || sample.carrier != 0;
+  const bool annotation = carrier || sample.annotation != 0;
+  if (annotation || sample.weight != 1) putVarint(scratch_, sample.weight);
+  if (annotation) putVarint(scratch_, sample.annotation);
+  if (carrier) putVarint(scratch_, sample.carrier);
+  if (metrics) {
+    putVarint(scratch_, sample.cpu_us);
+    putVarint(scratch_, sample.alloc_bytes);
+  }
   endRecord(events_, type, scratch_);
   samples_ += sample.weight;
   if (events_.raw.size() >= kMaxChunkRawBytes) flush();
@@ -263,6 +272,18 @@ void RecordingWriter::writeObjectFree(const ObjectFreeRecord& freed) {
   putSkippableEventTime(events_, scratch_, freed.time_ns);
   putVarint(scratch_, freed.tag);
   endRecord(events_, RecordType::ObjectFree, scratch_);
+// Like Gc and Exception, its time does not move the running time (docs/format.md).
+void RecordingWriter::writeClassHistogram(const ClassHistogramRecord& histogram) {
+  beginRecord(events_, RecordType::ClassHistogram, scratch_);
+  putSkippableEventTime(events_, scratch_, histogram.time_ns);
+  putSigned(scratch_, histogram.pause_ns);
+  putVarint(scratch_, histogram.classes.size());
+  for (const ClassCountEntry& c : histogram.classes) {
+    putVarint(scratch_, c.stack);
+    putVarint(scratch_, c.instances);
+    putVarint(scratch_, c.bytes);
+  }
+  endRecord(events_, RecordType::ClassHistogram, scratch_);
   if (events_.raw.size() >= kMaxChunkRawBytes) flush();
 }
 

@@ -61,6 +61,7 @@ class RecordingWriter {
   void writeAlloc(const AllocRecord& alloc);
   void writeObjectFree(const ObjectFreeRecord& freed);
   void writeLock(const LockRecord& lock);
+  void writeClassHistogram(const ClassHistogramRecord& histogram);
   void writeThreadStart(const ThreadEventRecord& event);
   void writeThreadEnd(const ThreadEventRecord& event);
   void writeStatus(const StatusRecord& status);

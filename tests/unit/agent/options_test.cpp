@@ -128,7 +128,7 @@ TEST(AgentOptions, BadEventListsNameTheBadName) {
   // A bare name away from event= is not part of its list.
   EXPECT_EQ(parseOptions("event=cpu,interval=1ms,gc", 1).error,
             "stackscope: bad agent option 'gc': unknown option (known: event, interval, file, overwrite, children, "
-            "native, status, filter, alloc, classes, lock, strict)");
+            "native, status, filter, alloc, classes, lock, metrics, histo, strict)");
   // strict stays an option inside the list.
   const ParseResult strict = parseOptions("event=cpu,strict,gc", 1);
   EXPECT_FALSE(strict.ok);
@@ -139,11 +139,44 @@ TEST(AgentOptions, BadEventListsNameTheBadName) {
   EXPECT_EQ(strict_last.options.traces, uint32_t{kTraceGc});
 }
 
+// metrics= takes a comma list as event= does: cpu and alloc by default, none for neither.
+TEST(AgentOptions, MetricsTakeACommaListOrNone) {
+  const uint32_t both = format::kSampleCpuTime | format::kSampleAllocBytes;
+  EXPECT_EQ(parseOptions("", 1).options.sample_metrics, both);
+  EXPECT_EQ(parseOptions("metrics=cpu", 1).options.sample_metrics, uint32_t{format::kSampleCpuTime});
+  EXPECT_EQ(parseOptions("metrics=alloc,cpu,interval=1ms", 1).options.sample_metrics, both);
+  const ParseResult none = parseOptions("event=wall,metrics=none,gc", 1);
+  ASSERT_FALSE(none.ok);  // gc after metrics= belongs to its list
+  EXPECT_EQ(parseOptions("metrics=none,event=wall", 1).options.sample_metrics, 0u);
+  EXPECT_EQ(parseOptions("metrics=cpu,cpu", 1).error, "stackscope: bad agent option 'cpu': cpu is given twice");
+  EXPECT_EQ(parseOptions("metrics=cpu,none", 1).error,
+            "stackscope: bad agent option 'none': expected a comma list of cpu and alloc, or none");
+  EXPECT_EQ(parseOptions("metrics=none,alloc", 1).error,
+            "stackscope: bad agent option 'alloc': expected a comma list of cpu and alloc, or none");
+  EXPECT_EQ(parseOptions("metrics=wall", 1).error,
+            "stackscope: bad agent option 'metrics=wall': expected a comma list of cpu and alloc, or none");
+}
+
+// histo= takes an interval or a count of collections; off by default.
+TEST(AgentOptions, HistoIsAnIntervalOrEveryNthCollection) {
+  EXPECT_EQ(parseOptions("", 1).options.histo_interval_ns, 0);
+  EXPECT_EQ(parseOptions("", 1).options.histo_gcs, 0u);
+  EXPECT_EQ(parseOptions("histo=10s", 1).options.histo_interval_ns, 10'000'000'000);
+  EXPECT_EQ(parseOptions("histo=gc", 1).options.histo_gcs, 1u);
+  EXPECT_EQ(parseOptions("histo=gc:5,event=wall", 1).options.histo_gcs, 5u);
+  EXPECT_EQ(parseOptions("histo=10ms", 1).error, "stackscope: bad agent option 'histo=10ms': must be between 100ms and 24h");
+  for (const char* bad : {"histo=gc:0", "histo=gc:", "histo=gc:x", "histo=gc:99999999999"})
+    EXPECT_EQ(parseOptions(bad, 1).error, std::string("stackscope: bad agent option '") + bad +
+                                              "': expected gc:N with N a count of collections from 1 to 1000000");
+  EXPECT_EQ(parseOptions("histo=often", 1).error,
+            "stackscope: bad agent option 'histo=often': expected a duration such as 10s, or gc, or gc:N");
+}
+
 TEST(AgentOptions, UnknownKey) {
   const ParseResult r = parseOptions("event=cpu,frobnicate=1", 1);
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.error,
-            "stackscope: bad agent option 'frobnicate=1': unknown option (known: event, interval, file, overwrite, children, native, status, filter, alloc, classes, lock, strict)");
+            "stackscope: bad agent option 'frobnicate=1': unknown option (known: event, interval, file, overwrite, children, native, status, filter, alloc, classes, lock, metrics, histo, strict)");
 }
 
 TEST(AgentOptions, KeyWithoutValue) {
@@ -168,7 +201,7 @@ TEST(AgentOptions, StrictAnywhereMakesFailureFatal) {
   EXPECT_FALSE(before.ok);
   EXPECT_TRUE(before.strict);
   EXPECT_EQ(before.error, "stackscope: bad agent option 'bogus': unknown option (known: event, interval, file, "
-                          "overwrite, children, native, status, filter, alloc, classes, lock, strict)");
+                          "overwrite, children, native, status, filter, alloc, classes, lock, metrics, histo, strict)");
 }
 
 TEST(AgentOptions, FirstBadItemIsReported) {

@@ -205,7 +205,7 @@ TEST(EventKindRegistry, EveryKindHasMetricsWithUnitsAndADefault) {
   EXPECT_EQ(findMetric(EventKind::Alloc, "bytes")->unit, MetricUnit::Bytes);
   EXPECT_EQ(findMetric(EventKind::Cpu, "bytes"), nullptr);
   EXPECT_FALSE(parseEventKind("heap"));
-  EXPECT_EQ(metricList(EventKind::Wall), "samples (count), time (ns)");
+  EXPECT_EQ(metricList(EventKind::Wall), "samples (count), time (ns), cpu-time (ns), alloc-bytes (bytes)");
 }
 
 }  // namespace

@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include "analysis/gc_stats.h"
+#include "analysis/histogram_stats.h"
+#include "analysis/method_stats.h"
 #include "analysis/load.h"
 #include "analysis/status_series.h"
 #include "analysis/view.h"
@@ -125,6 +127,95 @@ TEST(TraceEvents, ExceptionsAreEventsWithTheirThreadAndStack) {
     EXPECT_EQ(e.stack, stack);
   }
   EXPECT_TRUE(r.warnings.empty());
+}
+
+// A sample's metric deltas are its values in cpu-time (ns) and alloc-bytes: the method
+// statistic sums them as self and total, samples without any (an idle thread's) count 0.
+TEST(TraceEvents, SampleMetricDeltasAreMetricsOfTimeSamples) {
+  TempDir dir;
+  format::RecordingWriter w;
+  ASSERT_TRUE(w.open(dir.file("metrics.ssr")));
+  format::RecordingInfo info;
+  info.mode = "wall";
+  info.interval_ns = 10;
+  info.sample_metrics = format::kSampleCpuTime | format::kSampleAllocBytes;
+  w.writeInfo(info);
+  w.writeThread({1, "main", 11, 1});
+  const format::Frame inner[] = {{1, 0}, {2, 0}};
+  const uint32_t deep = w.internStack(inner, 2), shallow = w.internStack(&inner[1], 1);
+  format::SampleRecord busy{10, 1, deep, format::ThreadState::Running};
+  busy.cpu_us = 7;
+  busy.alloc_bytes = 4096;
+  w.writeSample(busy);
+  w.writeSample({20, 1, shallow, format::ThreadState::Sleeping, 3});
+  format::SampleRecord woke{30, 1, shallow, format::ThreadState::Running};
+  woke.cpu_us = 2;
+  w.writeSample(woke);
+  ASSERT_TRUE(w.finish(40));
+
+  const Recording r = loadRecording(dir.file("metrics.ssr"));
+  const auto stats = [&](const char* metric) {
+    return computeMethodStats(r, {EventKind::Wall, findMetric(EventKind::Wall, metric), {}});
+  };
+  const MethodStats cpu = stats("cpu-time");
+  EXPECT_EQ(cpu.totals.samples, 5u);
+  EXPECT_EQ(cpu.totals.value, 9'000u);
+  const MethodStats bytes = stats("alloc-bytes");
+  EXPECT_EQ(bytes.totals.value, 4096u);
+  for (const MethodStat& m : cpu.methods) {
+    if (m.method == 1) {
+      EXPECT_EQ(m.self, 7'000u);
+      EXPECT_EQ(m.total, 7'000u);
+    } else {
+      EXPECT_EQ(m.self, 2'000u);
+      EXPECT_EQ(m.total, 9'000u);
+    }
+  }
+}
+
+// A class histogram is an event per class at its time; the histogram view takes the last one
+// of the selection, the growth view the last minus the first, each class by its frame.
+TEST(TraceEvents, ClassHistogramsAreEventsPerClassAndTheirGrowth) {
+  TempDir dir;
+  format::RecordingWriter w;
+  ASSERT_TRUE(w.open(dir.file("histo.ssr")));
+  writeTestInfo(w, "cpu", 0, 1);
+  const uint32_t name_a = w.internString("A"), name_b = w.internString("byte[]"), empty = w.internString("");
+  w.writeMethod({1, empty, name_a, empty, 0, {}});
+  w.writeMethod({2, empty, name_b, empty, 0, {}});
+  const format::Frame a{1, -1}, b{2, -1};
+  const uint32_t stack_a = w.internStack(&a, 1), stack_b = w.internStack(&b, 1);
+  w.writeClassHistogram({100, 5, {{stack_a, 10, 160}, {stack_b, 3, 3000}}});
+  w.writeClassHistogram({200, 6, {{stack_a, 25, 400}, {stack_b, 1, 1000}}});
+  w.writeClassHistogram({300, 7, {{stack_a, 40, 640}}});
+  ASSERT_TRUE(w.finish(400));
+
+  const Recording r = loadRecording(dir.file("histo.ssr"));
+  ASSERT_EQ(r.histograms.size(), 3u);
+  const EventScope scope{EventKind::Histogram, &defaultMetric(EventKind::Histogram), {}};
+  EXPECT_EQ(defaultMetric(EventKind::Histogram).name, std::string("bytes"));
+  const HistogramStats last = computeHistogramStats(r, scope, false);
+  ASSERT_EQ(last.points.size(), 3u);
+  EXPECT_EQ(last.to.time_ns, 300);
+  EXPECT_EQ(last.to.pause_ns, 7);
+  ASSERT_EQ(last.classes.size(), 1u);
+  EXPECT_EQ(last.classes[0].class_name, "A");
+  EXPECT_EQ(last.classes[0].instances, 40u);
+  EXPECT_EQ(last.classes[0].bytes, 640u);
+
+  // The first two only: what --from/--to do, as a predicate on the events.
+  const EventScope early{EventKind::Histogram, scope.metric, [](const Event& e) { return e.time_ns < 250; }};
+  const HistogramStats growth = computeHistogramStats(r, early, true);
+  EXPECT_EQ(growth.from.time_ns, 100);
+  EXPECT_EQ(growth.to.time_ns, 200);
+  ASSERT_EQ(growth.classes.size(), 2u);
+  EXPECT_EQ(growth.classes[0].class_name, "A");  // most bytes grown first
+  EXPECT_EQ(growth.classes[0].instancesGrowth(), 15);
+  EXPECT_EQ(growth.classes[0].bytesGrowth(), 240);
+  EXPECT_EQ(growth.classes[1].class_name, "byte[]");
+  EXPECT_EQ(growth.classes[1].instancesGrowth(), -2);
+  EXPECT_EQ(growth.classes[1].bytesGrowth(), -2000);
+  EXPECT_EQ(growth.total.instancesGrowth(), 13);
 }
 
 }  // namespace

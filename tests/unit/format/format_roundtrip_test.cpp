@@ -98,6 +98,58 @@ TEST(FormatRoundTrip, SampleWeightIsOptionalAndKept) {
   std::remove(path.c_str());
 }
 
+// Per-thread metric deltas are trailing fields: a sample that carries them also writes the
+// defaults before them, one that carries none is written as before; the info lists them, and
+// a file without the info's field (older writers) lists none.
+TEST(FormatRoundTrip, SampleMetricDeltasAreOptionalAndKept) {
+  const std::string path = tempPath("metrics.ssr");
+  RecordingWriter w;
+  ASSERT_TRUE(w.open(path));
+  RecordingInfo info;
+  info.mode = "wall";
+  info.sample_metrics = kSampleCpuTime | kSampleAllocBytes;
+  w.writeInfo(info);
+  const Frame frame{1, 0};
+  const uint32_t stack = w.internStack(&frame, 1);
+  SampleRecord busy{5, 1, stack, ThreadState::Running};
+  busy.cpu_us = 10'003;
+  busy.alloc_bytes = uint64_t{1} << 40;
+  w.writeSample(busy);
+  w.writeSample({6, 2, stack, ThreadState::Sleeping, 3});  // an idle thread's: none
+  SampleRecord cpu_only{7, 1, stack, ThreadState::Running, 1, 4};
+  cpu_only.cpu_us = 1;
+  w.writeSample(cpu_only);
+  ASSERT_TRUE(w.finish(8));
+  RecordingReader reader(path);
+  Collector c;
+  reader.read(c);
+  ASSERT_EQ(c.infos.size(), 1u);
+  EXPECT_EQ(c.infos[0].sample_metrics, uint32_t{kSampleCpuTime | kSampleAllocBytes});
+  EXPECT_EQ(sampleMetricNames(c.infos[0].sample_metrics), (std::vector<std::string>{"cpu-time", "alloc-bytes"}));
+  ASSERT_EQ(c.samples.size(), 3u);
+  EXPECT_EQ(c.samples[0].cpu_us, 10'003u);
+  EXPECT_EQ(c.samples[0].alloc_bytes, uint64_t{1} << 40);
+  EXPECT_EQ(c.samples[0].weight, 1u);
+  EXPECT_EQ(c.samples[1].cpu_us, 0u);
+  EXPECT_EQ(c.samples[1].alloc_bytes, 0u);
+  EXPECT_EQ(c.samples[1].weight, 3u);
+  EXPECT_EQ(c.samples[2].cpu_us, 1u);
+  EXPECT_EQ(c.samples[2].alloc_bytes, 0u);
+  EXPECT_EQ(c.samples[2].annotation, 4u);
+  std::remove(path.c_str());
+
+  RecordingWriter old;
+  ASSERT_TRUE(old.open(path));
+  old.writeInfo(RecordingInfo{});
+  ASSERT_TRUE(old.finish(0));
+  RecordingReader old_reader(path);
+  Collector old_c;
+  old_reader.read(old_c);
+  ASSERT_EQ(old_c.infos.size(), 1u);
+  EXPECT_EQ(old_c.infos[0].sample_metrics, 0u);
+  std::remove(path.c_str());
+}
+
 // A recording of several modes: a sample of the mode's kind stays a plain Sample record; one
 // of another sampler is a KindSample record that names it and keeps every other field.
 TEST(FormatRoundTrip, SamplesOfAnotherSamplerNameTheirKind) {
