@@ -73,7 +73,7 @@ struct Options {
   AnnotationFilter filter;  // empty: every thread is recorded
   // format::SampleMetric bits: what each sample carries of its thread's CPU time and
   // allocated bytes since its previous sample.
-  uint32_t sample_metrics = format::kSampleCpuTime | format::kSampleAllocBytes;
+  uint32_t sample_metrics = 0;  // off: they cost bytes per sample (docs/benchmarks.md)
   // The class histogram (class_histogram.h), off when both are 0: histo=D takes one every D,
   // histo=gc:N after every Nth garbage collection (histo=gc: every one); and one at the end.
   int64_t histo_interval_ns = 0;

@@ -285,7 +285,7 @@ Command addRecordCommand(CLI::App& parent) {
                 "JVM's own threads (GC, compilers: 'jvm:NAME')");
   cmd->add_option("--metrics", args->metrics,
                   "What each sample carries of its thread's use since its previous sample: a comma list of cpu "
-                  "(its CPU time) and alloc (the bytes it allocated), or none (default cpu,alloc); reports count "
+                  "(its CPU time) and alloc (the bytes it allocated), or none (default none); reports count "
                   "them with --metric cpu-time and alloc-bytes");
   cmd->add_option("--histo", args->histo,
                   "Class histograms (objects in the heap per class: instances and shallow bytes): every D (10s), or "

@@ -1,4 +1,4 @@
-// The per-thread metric deltas samples carry (metrics=cpu,alloc), on real JVMs with known
+// The per-thread metric deltas samples carry (record --metrics cpu,alloc), on real JVMs with known
 // truth: threads burning known CPU and one allocating a known number of bytes (MetricTruth),
 // each printing its own CPU clock and the JVM's count of its allocated bytes at its end. A
 // thread's cpu-time (alloc-bytes) in the threads view is the sum of its samples' deltas: what
@@ -21,7 +21,7 @@ class SampleMetrics : public RecordingTest {
   }
   void checkTruth(const std::string& mode) {
     const std::string path = file(mode + ".ssr");
-    ProcessResult rec = record({"-e", mode}, path, "MetricTruth", {"2000", "400"});
+    ProcessResult rec = record({"-e", mode, "--metrics", "cpu,alloc"}, path, "MetricTruth", {"2000", "400"});
     ASSERT_EQ(rec.exit_code, 0) << rec.err;
     const auto t = truth(rec.out);
     const json info = query({"info", path});
@@ -57,10 +57,10 @@ TEST_F(SampleMetrics, WallModeDeltasMatchEachThreadsClockAndAllocation) {
   EXPECT_GT(threadValue(samples, "sleeper"), threadValue(samples, "burn-30") / 2) << samples.dump(1);
 }
 
-// metrics=none: no deltas in the samples, and a report asked for one says so (exit 1).
+// Off by default: no deltas in the samples, and a report asked for one says so (exit 1).
 TEST_F(SampleMetrics, MetricsOffRecordNoneAndTheReportSaysSo) {
   const std::string path = file("none.ssr");
-  ProcessResult rec = record({"--metrics", "none"}, path, "MetricTruth", {"300", "20"});
+  ProcessResult rec = record({}, path, "MetricTruth", {"300", "20"});
   ASSERT_EQ(rec.exit_code, 0) << rec.err;
   EXPECT_EQ(query({"info", path}).at("recording").at("sample_metrics"), json::array()) ;
   const ProcessResult asked = run({STACKSCOPE_BIN, "report", path, "--metric", "cpu-time"});

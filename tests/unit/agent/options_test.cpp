@@ -139,10 +139,10 @@ TEST(AgentOptions, BadEventListsNameTheBadName) {
   EXPECT_EQ(strict_last.options.traces, uint32_t{kTraceGc});
 }
 
-// metrics= takes a comma list as event= does: cpu and alloc by default, none for neither.
+// metrics= takes a comma list as event= does, or none (the default).
 TEST(AgentOptions, MetricsTakeACommaListOrNone) {
   const uint32_t both = format::kSampleCpuTime | format::kSampleAllocBytes;
-  EXPECT_EQ(parseOptions("", 1).options.sample_metrics, both);
+  EXPECT_EQ(parseOptions("", 1).options.sample_metrics, 0u);
   EXPECT_EQ(parseOptions("metrics=cpu", 1).options.sample_metrics, uint32_t{format::kSampleCpuTime});
   EXPECT_EQ(parseOptions("metrics=alloc,cpu,interval=1ms", 1).options.sample_metrics, both);
   const ParseResult none = parseOptions("event=wall,metrics=none,gc", 1);
