@@ -176,6 +176,8 @@ void EventDecoder::alloc(const format::AllocRecord& a) {
 void EventDecoder::objectFree(const format::ObjectFreeRecord& f) {
   seen(f.time_ns);
   if (window_.contains(f.time_ns) && f.tag != 0) out_.freed.push_back(f.tag);
+}
+
 // A class histogram is an event per class, of no thread, its stack the class's frame, valued
 // in instances and bytes.
 void EventDecoder::classHistogram(const format::ClassHistogramRecord& h) {
@@ -184,8 +186,14 @@ void EventDecoder::classHistogram(const format::ClassHistogramRecord& h) {
   const MetricInfo& instances = *findMetric(EventKind::Histogram, "instances");
   const MetricInfo& bytes = *findMetric(EventKind::Histogram, "bytes");
   for (const format::ClassCountEntry& c : h.classes) {
-    out_.amounts[instances.column].emplace_back(out_.events.size(), c.instances);
-    out_.amounts[bytes.column].emplace_back(out_.events.size(), c.bytes);
+    const size_t index = out_.events.size();
+    out_.amounts[instances.column].emplace_back(index, c.instances);
+    out_.amounts[bytes.column].emplace_back(index, c.bytes);
+    // The class as the object class label too, so classes[…] and --where class= select rows.
+    const std::vector<format::Frame>* frames = c.stack < model_.stacks.size() ? &model_.stacks[c.stack] : nullptr;
+    const uint32_t method = frames && !frames->empty() ? frames->front().method : 0;
+    if (method != 0 && method < model_.methods.size() && model_.methods[method].method_name != 0)
+      out_.labels[static_cast<size_t>(Label::ObjectClass)].emplace_back(index, model_.methods[method].method_name);
     addEvent({h.time_ns, 0, c.stack, format::ThreadState::Unknown, 1, 0, EventKind::Histogram});
   }
   out_.histograms.push_back({h.time_ns, std::max<int64_t>(h.pause_ns, 0)});

@@ -74,6 +74,7 @@ class Counter final : public format::RecordVisitor {
   void objectFree(const format::ObjectFreeRecord& f) override {
     count(RecordType::ObjectFree);
     seen(f.time_ns);
+  }
   void classHistogram(const format::ClassHistogramRecord& h) override {
     count(RecordType::ClassHistogram);
     seen(h.time_ns);

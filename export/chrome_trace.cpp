@@ -15,10 +15,13 @@ constexpr int kProcessTrack = 0;  // events of no thread (gc pauses)
 
 double micros(int64_t ns) { return static_cast<double>(ns) / 1000.0; }
 
-// The time column of a kind that has one: events whose quantity is a duration.
+// The time column of a kind that has one: events whose quantity is a duration. A time
+// sample's cpu-time is its thread's CPU since its previous sample, not the sample's length.
 const analysis::MetricInfo* durationMetric(analysis::EventKind kind) {
   for (const analysis::MetricInfo& metric : analysis::eventKindInfo(kind).metrics)
-    if (metric.source == analysis::MetricSource::Amount && metric.unit == analysis::MetricUnit::Nanoseconds) return &metric;
+    if (metric.source == analysis::MetricSource::Amount && metric.unit == analysis::MetricUnit::Nanoseconds &&
+        metric.sample_metric == 0)
+      return &metric;
   return nullptr;
 }
 

@@ -158,6 +158,8 @@ bool decodeBody(RecordType type, ByteCursor& in, int64_t& time, StackTree& stack
       r.tag = in.varint();
       if (in.failed()) return false;
       v.objectFree(r);
+      return true;
+    }
     case RecordType::ClassHistogram: {
       ClassHistogramRecord r;
       r.time_ns = time + in.signedVarint();  // does not move the running time (writer.cpp)

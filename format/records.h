@@ -269,6 +269,8 @@ struct AllocRecord {
 struct ObjectFreeRecord {
   int64_t time_ns = 0;
   uint64_t tag = 0;
+};
+
 // One class's row of a class histogram. Its stack has one frame, a pseudo-method with no
 // class named after the class ("java.lang.String", "byte[]"), as an exception's class frame.
 struct ClassCountEntry {

@@ -272,6 +272,9 @@ void RecordingWriter::writeObjectFree(const ObjectFreeRecord& freed) {
   putSkippableEventTime(events_, scratch_, freed.time_ns);
   putVarint(scratch_, freed.tag);
   endRecord(events_, RecordType::ObjectFree, scratch_);
+  if (events_.raw.size() >= kMaxChunkRawBytes) flush();
+}
+
 // Like Gc and Exception, its time does not move the running time (docs/format.md).
 void RecordingWriter::writeClassHistogram(const ClassHistogramRecord& histogram) {
   beginRecord(events_, RecordType::ClassHistogram, scratch_);
