@@ -43,7 +43,9 @@ TEST(TraceEvents, CollectionsKeepTheirDurationsThroughTheTimeSort) {
   ASSERT_EQ(r.amounts[time.column].size(), r.events.size());
   std::vector<std::pair<int64_t, uint64_t>> gcs;  // (time, duration) in event order
   for (size_t i = 0; i < r.events.size(); ++i) {
-    if (i > 0) EXPECT_LE(r.events[i - 1].time_ns, r.events[i].time_ns);
+    if (i > 0) {
+      EXPECT_LE(r.events[i - 1].time_ns, r.events[i].time_ns);
+    }
     if (r.events[i].kind == EventKind::Gc) gcs.emplace_back(r.events[i].time_ns, r.amounts[time.column][i]);
   }
   EXPECT_EQ(gcs, (std::vector<std::pair<int64_t, uint64_t>>{{5, 7}, {15, 100}, {35, 50}}));
