@@ -85,8 +85,10 @@ TEST(CpuTime, ThreadAndProcessTimesMatchWhatTheThreadSpent) {
   // Generous: the kernel's figure moves in 10 ms ticks and is sampled at the tick.
   EXPECT_GT(spinner_ns, spinner_own_ns / 2);
   EXPECT_LT(spinner_ns, spinner_own_ns * 3 / 2);
-  // The process's time holds the spinner's and little else (the other threads sleep).
-  EXPECT_GE(process_ns, spinner_ns);
+  // The process's time holds the spinner's and little else (the other threads sleep). The
+  // kernel scales a process's and each thread's tick counts apart (cputime_adjust), so the
+  // process can read a tick or two below its thread: CI saw 190 ms against 200 ms.
+  EXPECT_GE(process_ns, spinner_ns - 20000000);
   EXPECT_LT(process_ns, spinner_own_ns * 3 / 2);
   // A sleeping thread has spent next to nothing.
   std::vector<ProcessThread> threads = listThreads(child.pid());
