@@ -3,6 +3,7 @@
 #include "agent/clocks.h"
 #include "agent/java_names.h"
 #include "agent/thread_registry.h"
+#include "agent/jvmti_stack.h"
 #include "common/class_glob.h"
 
 namespace stackscope::agent {
@@ -48,14 +49,7 @@ void AllocTrace::onSampledAlloc(jvmtiEnv* jvmti, JNIEnv*, jobject object, jclass
       untagged_.fetch_add(1, std::memory_order_relaxed);
     }
   }
-  jvmtiFrameInfo frames[kMaxFrames];
-  jint count = 0;
-  if (jvmti->GetStackTrace(nullptr, 0, kMaxFrames, frames, &count) != JVMTI_ERROR_NONE) count = 0;
-  sampled.frames.resize(static_cast<size_t>(count));
-  for (jint i = 0; i < count; ++i) {
-    // GetStackTrace's location is the bytecode index for Java frames, -1 for native ones.
-    sampled.frames[i] = {static_cast<int32_t>(frames[i].location), frames[i].method};
-  }
+  sampled.frames = jvmtiStack(jvmti, nullptr);
   queue_.push(std::move(sampled));
 }
 

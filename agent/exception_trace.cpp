@@ -4,6 +4,7 @@
 #include "agent/clocks.h"
 #include "agent/object_class.h"
 #include "agent/thread_registry.h"
+#include "agent/jvmti_stack.h"
 
 namespace stackscope::agent {
 
@@ -24,14 +25,7 @@ void ExceptionTrace::onException(jvmtiEnv* jvmti, JNIEnv* jni, jobject exception
     return;
   }
   thrown.class_name = classNameOf(jvmti, jni, exception);
-  jvmtiFrameInfo frames[kMaxFrames];
-  jint count = 0;
-  if (jvmti->GetStackTrace(nullptr, 0, kMaxFrames, frames, &count) != JVMTI_ERROR_NONE) count = 0;
-  thrown.frames.resize(static_cast<size_t>(count));
-  for (jint i = 0; i < count; ++i) {
-    // GetStackTrace's location is the bytecode index for Java frames, -1 for native ones.
-    thrown.frames[i] = {static_cast<int32_t>(frames[i].location), frames[i].method};
-  }
+  thrown.frames = jvmtiStack(jvmti, nullptr);
   queue_.push(std::move(thrown));
 }
 

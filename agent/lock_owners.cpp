@@ -1,4 +1,5 @@
 #include "agent/lock_owners.h"
+#include "agent/jvmti_stack.h"
 
 #include <algorithm>
 
@@ -39,11 +40,7 @@ void LockOwners::look(JNIEnv* jni, int64_t now) {
     jthread owner = nullptr;
     culprit.owner = ownerOf(jni, waiter, owner);
     if (culprit.owner == 0) continue;
-    jvmtiFrameInfo frames[kMaxFrames];
-    jint count = 0;
-    if (jvmti_->GetStackTrace(owner, 0, kMaxFrames, frames, &count) != JVMTI_ERROR_NONE) count = 0;
-    culprit.frames.resize(static_cast<size_t>(count));
-    for (jint i = 0; i < count; ++i) culprit.frames[i] = {static_cast<int32_t>(frames[i].location), frames[i].method};
+    culprit.frames = jvmtiStack(jvmti_, owner);
   }
   jni->PopLocalFrame(nullptr);
 }

@@ -2,6 +2,7 @@
 
 #include "agent/clocks.h"
 #include "agent/object_class.h"
+#include "agent/jvmti_stack.h"
 
 namespace stackscope::agent {
 
@@ -70,11 +71,7 @@ void LockTrace::end(JNIEnv* jni, jobject object) {
     }
     if (lock) wait.class_name = classNameOf(jvmti, jni, lock);
     if (lock && lock != object) jni->DeleteLocalRef(lock);
-    jvmtiFrameInfo frames[kMaxFrames];
-    jint count = 0;
-    if (jvmti->GetStackTrace(nullptr, 0, kMaxFrames, frames, &count) != JVMTI_ERROR_NONE) count = 0;
-    wait.frames.resize(static_cast<size_t>(count));
-    for (jint i = 0; i < count; ++i) wait.frames[i] = {static_cast<int32_t>(frames[i].location), frames[i].method};
+    wait.frames = jvmtiStack(jvmti, nullptr);
     push(std::move(wait));
   } else if (now - start >= threshold_ns_) {
     dropped_.fetch_add(1, std::memory_order_relaxed);
