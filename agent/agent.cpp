@@ -33,7 +33,9 @@
 #include "agent/lost_counters.h"
 #include "agent/meta_events.h"
 #include "agent/options.h"
+#include "agent/native_bind.h"
 #include "agent/park_hook.h"
+#include "agent/throwable_hook.h"
 #include "agent/process_env.h"
 #include "agent/recording_file.h"
 #include "agent/sample_slot.h"
@@ -59,6 +61,13 @@ constexpr size_t kRingSlots = 1024;
 // How long VM death waits for each agent thread before giving up on it.
 constexpr int64_t kStopTimeoutNs = 5'000'000'000;
 
+bool isAgentThread(JNIEnv* jni, jthread thread);  // below: it asks the agent's threads
+
+// The exception trace's default source, exception creation (exception_trace.h).
+bool createdExceptions(const Options& options) {
+  return (options.traces & kTraceException) && !options.exceptions_thrown;
+}
+
 struct Agent {
   Agent(jvmtiEnv* env, const Options& opts, std::string text)
       : jvmti(env),
@@ -74,7 +83,7 @@ struct Agent {
         wall(env, registry, tracker, ring, lost, gc, options.interval_ns, start_ns),
         native_threads(registry, meta, options.interval_ns, start_ns),
         gc_trace(start_ns),
-        exceptions(start_ns),
+        exceptions(env, start_ns, createdExceptions(options), isAgentThread),
         allocs(start_ns, options),
         locks(start_ns, options.lock_threshold_ns),
         lock_owners(env, registry, locks),
@@ -187,7 +196,7 @@ void writeRecordingInfo(Agent& agent, JNIEnv* jni, uint32_t sample_metrics) {
   Options running = agent.options;
   jvmtiCapabilities held{};
   if (agent.jvmti->GetCapabilities(&held) != JVMTI_ERROR_NONE) held = {};
-  if (!held.can_generate_exception_events) running.traces &= ~kTraceException;
+  if (agent.options.exceptions_thrown && !held.can_generate_exception_events) running.traces &= ~kTraceException;
   if (!held.can_generate_sampled_object_alloc_events) running.traces &= ~(kTraceAlloc | kTraceLive);
   if (!held.can_tag_objects || !held.can_generate_object_free_events) running.traces &= ~kTraceLive;
   if (!held.can_generate_monitor_events) running.traces &= ~kTraceLock;
@@ -281,6 +290,9 @@ void JNICALL onVMInit(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread) {
   if (agent.options.traces & kTraceGc) bindGcCounters(agent.gc_trace);
   writeRecordingInfo(agent, jni, sample_metrics);  // before the writer thread exists: no lock needed
   if (agent.options.traces & kTraceLock) startParkTrace(agent, jni);
+  // Throwable.fillInStackTrace(int) is bound when first called, usually after this; the
+  // writer says at the end if it never was (exception_trace.h).
+  if (createdExceptions(agent.options)) setFillInStackTraceTrace(&agent.exceptions);
   if (replacedForeignSigprofHandler()) agent.writer.writeAgentWarning({0, foreignHandlerWarning()});
   if (!agent.writer_thread.start(jni)) {
     std::fprintf(stderr, "stackscope: cannot start the writer thread; running unprofiled\n");
@@ -366,12 +378,10 @@ void JNICALL onGcFinish(jvmtiEnv*) {
   g_agent->histogram.onGcFinish();
 }
 
-// Enabled only with the exception trace. The agent's own threads are not profiled; they are
-// the threads without a slot that are not still unknown to the tracker.
-void JNICALL onException(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread, jmethodID, jlocation, jobject exception,
+// Enabled only with exception=thrown. The trace leaves out the agent's own threads.
+void JNICALL onException(jvmtiEnv*, JNIEnv* jni, jthread, jmethodID, jlocation, jobject exception,
                          jmethodID catch_method, jlocation) {
-  if (!currentThreadSlot() && isAgentThread(jni, thread)) return;
-  g_agent->exceptions.onException(jvmti, jni, exception, catch_method);
+  g_agent->exceptions.onException(jni, exception, catch_method);
 }
 
 // Enabled only with the alloc trace, on the allocating thread (alloc_trace.h).
@@ -390,7 +400,7 @@ void JNICALL onMonitorWaited(jvmtiEnv*, JNIEnv* jni, jthread, jobject monitor, j
 
 jvmtiError enableEvents(jvmtiEnv* jvmti, const Options& options) {
   jvmtiEventCallbacks callbacks{};
-  const bool exceptions = options.traces & kTraceException;
+  const bool exceptions = (options.traces & kTraceException) && options.exceptions_thrown;
   const bool allocs = options.traces & kTraceAlloc;
   const bool live = options.traces & kTraceLive;
   if (exceptions) callbacks.Exception = onException;
@@ -402,6 +412,10 @@ jvmtiError enableEvents(jvmtiEnv* jvmti, const Options& options) {
     callbacks.MonitorContendedEntered = onMonitorContendedEntered;
     callbacks.MonitorWait = onMonitorWait;
     callbacks.MonitorWaited = onMonitorWaited;
+  }
+  const bool wraps_natives = locks || createdExceptions(options);
+  if (wraps_natives) {
+    setWrappedNatives({locks, createdExceptions(options)});
     callbacks.NativeMethodBind = onNativeMethodBind;
   }
   callbacks.VMInit = onVMInit;
@@ -432,10 +446,12 @@ jvmtiError enableEvents(jvmtiEnv* jvmti, const Options& options) {
   if (error == JVMTI_ERROR_NONE && live)
     error = jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_OBJECT_FREE, nullptr);
   const jvmtiEvent lock_events[] = {JVMTI_EVENT_MONITOR_CONTENDED_ENTER, JVMTI_EVENT_MONITOR_CONTENDED_ENTERED,
-                                    JVMTI_EVENT_MONITOR_WAIT, JVMTI_EVENT_MONITOR_WAITED, JVMTI_EVENT_NATIVE_METHOD_BIND};
+                                    JVMTI_EVENT_MONITOR_WAIT, JVMTI_EVENT_MONITOR_WAITED};
   for (jvmtiEvent event : lock_events) {
     if (error == JVMTI_ERROR_NONE && locks) error = jvmti->SetEventNotificationMode(JVMTI_ENABLE, event, nullptr);
   }
+  if (error == JVMTI_ERROR_NONE && wraps_natives)
+    error = jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_NATIVE_METHOD_BIND, nullptr);
   return error;
 }
 
@@ -477,23 +493,25 @@ jint load(JavaVM* vm, const Options& options, const std::string& text) {
   caps.can_get_source_file_name = 1;
   caps.can_get_line_numbers = 1;
   caps.can_generate_garbage_collection_events = 1;
-  // Only for the trace: the capability alone changes how C2 compiles throws (exception_trace.h).
-  if (options.traces & kTraceException) caps.can_generate_exception_events = 1;
+  // Only for exception=thrown: the capability alone changes how C2 compiles throws (exception_trace.h).
+  if ((options.traces & kTraceException) && options.exceptions_thrown) caps.can_generate_exception_events = 1;
   // The alloc and live traces' capabilities, only when they are on (alloc_trace.h).
   if (options.traces & kTraceAlloc) caps.can_generate_sampled_object_alloc_events = 1;
   if (options.traces & kTraceLive) {
     caps.can_tag_objects = 1;
     caps.can_generate_object_free_events = 1;
   }
-  // Only for the lock trace, like its events (lock_trace.h). Early VMStart: the park's native
-  // is bound before the ordinary start phase, when its name cannot be read yet (park_hook.h).
+  // Only for the lock trace, like its events (lock_trace.h).
   if (options.traces & kTraceLock) {
     caps.can_generate_monitor_events = 1;
     caps.can_get_monitor_info = 1;
     caps.can_get_current_contended_monitor = 1;
-    caps.can_generate_native_method_bind_events = 1;
-    caps.can_generate_early_vmstart = 1;
   }
+  // The wrapped natives (park, fillInStackTrace), only with their traces. Early VMStart for the
+  // park's: it is bound before the ordinary start phase, when its name cannot be read yet
+  // (native_bind.h); fillInStackTrace's is known by its address.
+  if ((options.traces & kTraceLock) || createdExceptions(options)) caps.can_generate_native_method_bind_events = 1;
+  if (options.traces & kTraceLock) caps.can_generate_early_vmstart = 1;
   requestVirtualThreadSupport(jvmti, caps);
   if (jvmtiError error = jvmti->AddCapabilities(&caps); error != JVMTI_ERROR_NONE) {
     return refuse(options.strict, "stackscope: cannot get the JVMTI capabilities it needs (error " +

@@ -1,5 +1,6 @@
 // The queue between a trace's JVMTI callbacks and the writer thread, for events that come on
-// Java threads where JVMTI calls and allocation are fine (exceptions, sampled allocations):
+// Java threads where JVMTI calls and allocation are fine (exceptions, sampled allocations,
+// lock waits):
 // bounded, so its memory stays bounded whatever the program does; what does not fit is
 // counted, not queued, and said at the end.
 //

@@ -1,6 +1,6 @@
-// A thread's Java stack through JVMTI's GetStackTrace, as the traces record it (innermost
-// frame first, at most kMaxFrames): for callbacks and the agent's own threads, never for
-// signal handlers (stack_capture.h is theirs).
+// A thread's Java stack as the traces record it (innermost frame first, at most kMaxFrames):
+// for callbacks, wrapped natives and the agent's own threads, never for signal handlers
+// (stack_capture.h is theirs).
 #pragma once
 
 #include <jvmti.h>
@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "agent/sample_slot.h"
+#include "agent/stack_capture.h"
 
 namespace stackscope::agent {
 
@@ -20,6 +21,16 @@ inline std::vector<RawFrame> jvmtiStack(jvmtiEnv* jvmti, jthread thread) {
   // GetStackTrace's location is the bytecode index for Java frames, -1 for native ones.
   for (jint i = 0; i < count; ++i) out[i] = {static_cast<int32_t>(frames[i].location), frames[i].method};
   return out;
+}
+
+// The calling thread's stack, when it runs a wrapped JNI native (throwable_hook.h,
+// park_hook.h): AsyncGetCallTrace from its last Java frame, several times cheaper than
+// GetStackTrace's walk; GetStackTrace when that walk fails.
+inline std::vector<RawFrame> nativeCallerStack(jvmtiEnv* jvmti, JNIEnv* jni) {
+  RawFrame frames[kMaxFrames];
+  const int count = walkThreadInNative(jni, frames, kMaxFrames);
+  if (count <= 0) return jvmtiStack(jvmti, nullptr);
+  return std::vector<RawFrame>(frames, frames + count);
 }
 
 }  // namespace stackscope::agent

@@ -50,7 +50,7 @@ void LockTrace::end(JNIEnv* jni, jobject object) {
   if (start == 0) return;  // began before the trace, or by a thread the filter left out
   const int64_t now = monotonicNs();
   const auto source = static_cast<WaitSource>(slot->wait_source.load(std::memory_order_relaxed));
-  if (now - start >= threshold_ns_ && queued_.load(std::memory_order_relaxed) < kMaxQueued) {
+  if (now - start >= threshold_ns_ && !queue_.full()) {
     LockWait wait;
     wait.time_ns = start - start_ns_;
     wait.duration_ns = now - start;
@@ -72,30 +72,13 @@ void LockTrace::end(JNIEnv* jni, jobject object) {
     if (lock) wait.class_name = classNameOf(jvmti, jni, lock);
     if (lock && lock != object) jni->DeleteLocalRef(lock);
     wait.frames = jvmtiStack(jvmti, nullptr);
-    push(std::move(wait));
+    queue_.push(std::move(wait));
   } else if (now - start >= threshold_ns_) {
-    dropped_.fetch_add(1, std::memory_order_relaxed);
+    queue_.drop();
   }
   // Only after the push: the writer thread relies on a wait it saw going on having its
   // event queued once the slot no longer shows it (lock_owners.h).
   slot->wait_start_ns.store(0, std::memory_order_release);
-}
-
-void LockTrace::push(LockWait&& wait) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (queue_.size() >= kMaxQueued) {
-    dropped_.fetch_add(1, std::memory_order_relaxed);
-    return;
-  }
-  queue_.push_back(std::move(wait));
-  queued_.store(queue_.size(), std::memory_order_relaxed);
-}
-
-void LockTrace::takeAll(std::vector<LockWait>& out) {
-  out.clear();
-  std::lock_guard<std::mutex> lock(mutex_);
-  out.swap(queue_);
-  queued_.store(0, std::memory_order_relaxed);
 }
 
 }  // namespace stackscope::agent

@@ -23,10 +23,10 @@
 
 #include <atomic>
 #include <cstdint>
-#include <mutex>
 #include <string>
 #include <vector>
 
+#include "agent/bounded_queue.h"
 #include "agent/sample_slot.h"
 #include "agent/thread_registry.h"
 #include "format/records.h"
@@ -53,7 +53,8 @@ class LockTrace {
   // More than this many waits waiting for the writer are counted, not queued.
   static constexpr size_t kMaxQueued = 1 << 16;
 
-  LockTrace(int64_t start_ns, int64_t threshold_ns) : start_ns_(start_ns), threshold_ns_(threshold_ns) {}
+  LockTrace(int64_t start_ns, int64_t threshold_ns)
+      : start_ns_(start_ns), threshold_ns_(threshold_ns), queue_(kMaxQueued) {}
 
   // At VMInit, before the park wrapper reports to it: the classes and fields the trace reads
   // (java.lang.Thread.parkBlocker, AbstractOwnableSynchronizer). False when this JVM lacks
@@ -75,12 +76,10 @@ class LockTrace {
   jthread exclusiveOwner(JNIEnv* jni, jobject blocker) const;  // local reference or null
 
   // Writer thread: moves every queued wait into `out` (cleared first).
-  void takeAll(std::vector<LockWait>& out);
-  uint64_t dropped() const { return dropped_.load(std::memory_order_relaxed); }
+  void takeAll(std::vector<LockWait>& out) { queue_.takeAll(out); }
+  uint64_t dropped() const { return queue_.dropped(); }
 
  private:
-  void push(LockWait&& wait);
-
   const int64_t start_ns_;
   const int64_t threshold_ns_;
   jvmtiEnv* jvmti_ = nullptr;
@@ -88,10 +87,7 @@ class LockTrace {
   jfieldID park_blocker_ = nullptr;     // java.lang.Thread.parkBlocker
   jclass ownable_ = nullptr;            // AbstractOwnableSynchronizer (global reference)
   jfieldID exclusive_owner_ = nullptr;  // its exclusiveOwnerThread
-  std::mutex mutex_;  // taken by waiting threads after their wait and by the writer, nothing else under it
-  std::vector<LockWait> queue_;
-  std::atomic<size_t> queued_{0};
-  std::atomic<uint64_t> dropped_{0};
+  BoundedQueue<LockWait> queue_;  // pushed by waiting threads after their wait, taken by the writer
 };
 
 }  // namespace stackscope::agent

@@ -11,9 +11,10 @@ namespace stackscope::agent {
 namespace {
 
 constexpr std::string_view kKnownKeys =
-    "event, interval, file, overwrite, children, native, status, filter, alloc, classes, lock, metrics, histo, strict";
+    "event, interval, file, overwrite, children, native, status, filter, alloc, classes, lock, exception, metrics, histo, "
+    "strict";
 constexpr std::string_view kValueKeys[] = {"event",  "interval", "file",  "overwrite", "children", "native", "status",
-                                           "filter", "alloc",    "classes", "lock",    "metrics",  "histo"};
+                                           "filter", "alloc",    "classes", "lock",    "exception", "metrics",  "histo"};
 
 std::string badOption(std::string_view item, std::string_view why) {
   std::string message = "stackscope: bad agent option '";
@@ -205,6 +206,14 @@ bool applyItem(std::string_view item, Options& options, std::string& why) {
     return parseBoundedDuration(value, kMinLockThreshold, kMaxLockThreshold, "1us and 1h", options.lock_threshold_ns,
                                 why);
   }
+  if (key == "exception") {
+    if (value != "created" && value != "thrown") {
+      why = "expected created or thrown";
+      return false;
+    }
+    options.exceptions_thrown = value == "thrown";
+    return true;
+  }
   if (key == "filter") return options.filter.parse(value, why);
   if (key == "alloc") return parseAllocInterval(value, options.alloc_interval, why);
   if (key == "classes") return parseClassGlobs(value, options.classes, why);
@@ -242,6 +251,7 @@ ParseResult parseOptions(std::string_view text, int64_t pid) {
   std::string_view list_key;  // "event" or "metrics": bare names after it extend its list
   std::vector<std::string_view> seen_keys;  // a handful of items: a linear search is fine
   std::vector<std::string_view> alloc_items;  // alloc= and classes=, checked against event= at the end
+  std::string_view exception_item;            // exception=, likewise
   for (size_t start = 0; start <= text.size();) {
     size_t end = text.find(',', start);
     if (end == std::string_view::npos) end = text.size();
@@ -264,6 +274,7 @@ ParseResult parseOptions(std::string_view text, int64_t pid) {
     }
     seen_keys.push_back(key);
     if (key == "alloc" || key == "classes") alloc_items.push_back(item);
+    if (key == "exception") exception_item = item;
     if (!applyItem(item, options, why)) {
       result.error = badOption(item, why);
       return result;
@@ -278,6 +289,10 @@ ParseResult parseOptions(std::string_view text, int64_t pid) {
       result.error = badOption(item, "only the alloc trace uses it: add alloc or live to event=");
       return result;
     }
+  }
+  if (!exception_item.empty() && !(options.traces & kTraceException)) {
+    result.error = badOption(exception_item, "only the exception trace uses it: add exception to event=");
+    return result;
   }
   options.sample_metrics &= ~kMetricsNone;
   result.options = std::move(options);

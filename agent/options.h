@@ -7,7 +7,8 @@
 // these classes, class_glob.h), "filter=user:u1;application:shop*" (annotation_filter.h; repeated filter=
 // items add their entries to one filter; any other option given twice is an error, since
 // silently taking one of two values hides a mistake), "overwrite=no", "children=yes|no" and
-// "native=yes|no" (mixed mode, native_threads.h), "lock=1ms" (the lock trace's threshold:
+// "native=yes|no" (mixed mode, native_threads.h), "exception=created|thrown" (what the
+// exception trace counts, exception_trace.h), "lock=1ms" (the lock trace's threshold:
 // shorter waits are not recorded, lock_trace.h), "metrics=cpu,alloc" (the per-thread deltas
 // each sample carries, thread_metrics.h; a comma list like event='s, or none), and
 // "histo=10s|gc|gc:N" (the class histogram, class_histogram.h).
@@ -33,7 +34,7 @@ enum class SampleMode : uint8_t { Cpu, Wall, None };
 // traceNames() lists them in the order the recording's mode string names them.
 enum Trace : uint32_t {
   kTraceGc = 1u << 0,         // every garbage collection: start, pause, collector, cause (gc_trace.h)
-  kTraceException = 1u << 1,  // every thrown exception: class, throw stack, caught or not (exception_trace.h)
+  kTraceException = 1u << 1,  // every exception created (or thrown): class, stack (exception_trace.h)
   kTraceAlloc = 1u << 2,      // sampled allocations: stack, class, size (alloc_trace.h)
   kTraceLive = 1u << 3,       // the sampled objects' deaths (alloc_trace.h); implies kTraceAlloc
   kTraceLock = 1u << 4,       // contended monitors, Object.wait and park at least lock= long (lock_trace.h)
@@ -69,6 +70,10 @@ struct Options {
   int64_t alloc_interval = 512 * 1024;  // bytes: JVMTI heap sampling's mean interval
   std::vector<std::string> classes;     // the alloc trace's class globs; empty: every class
   int64_t lock_threshold_ns = 1'000'000;       // lock trace: waits shorter than this are not recorded
+  // The exception trace's source (exception_trace.h): false, every exception created, where
+  // its stack trace is filled in (cheap); true (exception=thrown), every throw, through JVMTI's
+  // Exception event (exact throw counts and caught or not, but HotSpot then deoptimizes throws).
+  bool exceptions_thrown = false;
   bool strict = false;
   AnnotationFilter filter;  // empty: every thread is recorded
   // format::SampleMetric bits: what each sample carries of its thread's CPU time and

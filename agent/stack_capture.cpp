@@ -375,6 +375,14 @@ void onSigprof(int, siginfo_t* info, void* ucontext) {
 
 void* findAsyncGetCallTrace() { return dlsym(RTLD_DEFAULT, "AsyncGetCallTrace"); }
 
+int walkThreadInNative(JNIEnv* jni, RawFrame* frames, int depth) {
+  if (!g_walk) return 0;
+  ASGCT_CallTrace trace{jni, 0, reinterpret_cast<ASGCT_CallFrame*>(frames)};
+  // A thread outside Java code is walked from its last Java frame: no context is read.
+  g_walk(&trace, depth, nullptr);
+  return trace.num_frames;
+}
+
 namespace {
 // Whether installCaptureHandler found SIGPROF handled by someone else (set once, at load).
 bool g_replaced_foreign_handler = false;

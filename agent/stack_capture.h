@@ -38,6 +38,12 @@ void setVmThreadAnchor(const VmThreadAnchor* anchor);
 // Looks up AsyncGetCallTrace in the JVM; null if this JVM does not have it.
 void* findAsyncGetCallTrace();
 
+// The calling thread's Java frames (innermost first, at most `depth`) by AsyncGetCallTrace,
+// for a thread in native code with a walkable last Java frame (a wrapped JNI native): much
+// cheaper than JVMTI's GetStackTrace. The count, or <= 0 when the walk failed (a thread in a
+// runtime call from compiled code has no walkable anchor). After installCaptureHandler.
+int walkThreadInNative(JNIEnv* jni, RawFrame* frames, int depth);
+
 // Installs the handler (once, never uninstalled). It does nothing until setCaptureActive(true).
 bool installCaptureHandler(const CaptureConfig& config);
 // Whether installCaptureHandler replaced a handler someone else had installed for SIGPROF

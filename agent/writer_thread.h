@@ -79,8 +79,8 @@ class WriterThread {
   void drainTraces(JNIEnv* jni, bool last);
   void drainAllocs(JNIEnv* jni);
   // The stack of a trace's event taken with GetStackTrace, with `top` (a method id, 0 = none)
-  // above its frames: its id in the recording.
-  uint32_t traceStack(JNIEnv* jni, uint32_t top, const std::vector<RawFrame>& frames);
+  // above its frames, less the `skip` innermost ones: its id in the recording.
+  uint32_t traceStack(JNIEnv* jni, uint32_t top, const std::vector<RawFrame>& frames, size_t skip = 0);
   void drainLocks(JNIEnv* jni);
   void ensureThreadRecord(uint32_t thread);
   // Writes the Annotation record of `id` the first time an event uses it: only the

@@ -19,8 +19,10 @@ void WriterThread::drainTraces(JNIEnv* jni, bool last) {
     exceptions->takeAll(exception_batch_);
     for (const ThrownException& thrown : exception_batch_) {
       if (thrown.thread != 0) ensureThreadRecord(thrown.thread);
-      const uint32_t top = methods_.namedId(exceptionFrameName(thrown.class_name, thrown.caught));
-      const uint32_t stack = traceStack(jni, top, thrown.frames);
+      const uint32_t top = methods_.namedId(exceptionFrameName(thrown.class_name, thrown.uncaught));
+      // A created exception's stack begins at the code that created it (exception_trace.h).
+      const size_t skip = thrown.created ? exceptions->constructionFrames(jni, thrown.frames) : 0;
+      const uint32_t stack = traceStack(jni, top, thrown.frames, skip);
       ensureAnnotation(thrown.annotation);
       in_.writer->writeException({thrown.time_ns, thrown.thread, stack, thrown.annotation});
     }
@@ -52,6 +54,11 @@ void WriterThread::drainTraces(JNIEnv* jni, bool last) {
     std::fprintf(stderr, "stackscope: warning: %s\n", warning.c_str());
     in_.writer->writeAgentWarning({0, warning});
   }
+  if (in_.exceptions && in_.exceptions->blind()) {
+    const std::string warning = "the exception trace saw nothing: Throwable.fillInStackTrace was not bound through the agent";
+    std::fprintf(stderr, "stackscope: warning: %s\n", warning.c_str());
+    in_.writer->writeAgentWarning({0, warning});
+  }
   // A death not recorded leaves its object live for ever in the live view: say how many.
   const uint64_t frees_dropped = in_.allocs ? in_.allocs->freesDropped() : 0;
   const uint64_t untagged = in_.allocs ? in_.allocs->untagged() : 0;
@@ -77,10 +84,10 @@ void WriterThread::drainAllocs(JNIEnv* jni) {
   in_.allocs->drainFreed([&](const FreedObject& freed) { in_.writer->writeObjectFree({freed.time_ns, freed.tag}); });
 }
 
-uint32_t WriterThread::traceStack(JNIEnv* jni, uint32_t top, const std::vector<RawFrame>& frames) {
+uint32_t WriterThread::traceStack(JNIEnv* jni, uint32_t top, const std::vector<RawFrame>& frames, size_t skip) {
   frames_.clear();
   if (top != 0) frames_.push_back({top, -1});
-  for (const RawFrame& raw : frames) frames_.push_back(frameOf(jni, raw));
+  for (size_t i = skip; i < frames.size(); ++i) frames_.push_back(frameOf(jni, frames[i]));
   if (frames.size() == kMaxFrames) frames_.push_back({methods_.truncatedId(), -1});
   return in_.writer->internStack(frames_.data(), frames_.size());
 }

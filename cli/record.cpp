@@ -39,6 +39,7 @@ struct RecordArgs {
   std::string alloc_interval;  // the alloc trace's alloc=, "512k"; "" = the agent's default
   std::string classes;         // the alloc trace's classes=, "com.shop.*;byte[]"
   std::string lock_threshold;  // the lock trace's, agent option lock=; empty: the agent's default
+  std::string exceptions;      // the exception trace's source, agent option exception=; empty: created
   std::string metrics;  // the agent's metrics= list, "" = its default
   std::string histo;    // the agent's histo=, "" = no class histogram
   bool no_children = false;
@@ -84,6 +85,10 @@ std::string agentOptions(const RecordArgs& args, const fs::path& output) {
   if (!args.lock_threshold.empty()) {
     checkOptionValue(args.lock_threshold, "--lock-threshold");
     options += ",lock=" + args.lock_threshold;
+  }
+  if (!args.exceptions.empty()) {
+    checkOptionValue(args.exceptions, "--exceptions");
+    options += ",exception=" + args.exceptions;
   }
   if (!args.metrics.empty()) {
     if (args.metrics.find_first_not_of("abcdefghijklmnopqrstuvwxyz,") != std::string::npos)
@@ -256,13 +261,17 @@ Command addRecordCommand(CLI::App& parent) {
   cmd->add_option("-e,--event", args->event,
                   "A comma list: at most one sampling mode, cpu (default: threads using CPU, in proportion to CPU "
                   "time) or wall (every thread, with its state), and any traces: gc (every collection: pause, "
-                  "collector, cause), exception (every exception thrown: class, throw stack, caught or not), "
+                  "collector, cause), exception (every exception created: class, stack; see --exceptions), "
                   "alloc (a sampled allocation about every --alloc-interval bytes a thread allocates: stack, "
                   "class, size), live (alloc, and when each sampled object is freed: the live objects at the end), "
                   "lock (waits at least --lock-threshold long for monitors, Object.wait and java.util.concurrent "
                   "locks: class, stack, owner); traces alone record no samples");
   cmd->add_option("--lock-threshold", args->lock_threshold,
                   "The lock trace records waits at least this long (default 1ms; shorter ones cost only a clock read)");
+  cmd->add_option("--exceptions", args->exceptions,
+                  "exception: created (default: each exception where its stack trace is filled in, cheap) or "
+                  "thrown (each throw, caught or not, exact counts; through JVMTI, which makes HotSpot deoptimize "
+                  "throws: a program that throws much runs many times slower)");
   cmd->add_option("-i,--interval", args->interval, "Sampling interval (default 10ms)");
   cmd->add_option("--status", args->status, "Status report interval (default 1s)");
   cmd->add_option("-o,--output", args->output,

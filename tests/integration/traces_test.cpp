@@ -88,34 +88,45 @@ TEST_F(Traces, ForcedCollectionsAreCountedExactlyWithTheirCause) {
 
 // Throws: 1000 IllegalStateExceptions thrown in throwState, 500 IllegalArgumentExceptions in
 // throwArgument (called by passArgument), 3 UnsupportedOperationExceptions in throwUncaught
-// that nothing catches. Each class's count is exact, and so is each throw site's.
-TEST_F(Traces, ExceptionsAreCountedExactlyByClassAndSite) {
-  const std::string path = file("exceptions.ssr");
-  ProcessResult rec = recordEvents("cpu,exception", path, "Throws", {"1000", "3"});
+// that nothing catches; each created where it is thrown (`throw new E()`). Each class's count
+// is exact, and so is each site's, whichever source the trace has (`record --exceptions`):
+// created places an exception where it was created, without its constructor frames; thrown
+// also tells the uncaught ones (named "E (uncaught)").
+void checkThrowsCountedExactly(const std::string& path, const std::string& source) {
+  const auto self = [](const json& methods, const std::string& method) -> uint64_t {
+    const json* row = find(methods, "methods", "method", method);
+    return row ? row->at("self").get<uint64_t>() : 0;
+  };
+  ProcessResult rec = record({"-e", "cpu,exception", "--exceptions", source}, path, "Throws", {"1000", "3"});
   ASSERT_EQ(rec.exit_code, 0) << rec.err;
   const auto t = truth(rec.out);
   ASSERT_EQ(t.at("state"), 1000) << rec.out;
   ASSERT_EQ(t.at("argument"), 500) << rec.out;
   ASSERT_EQ(t.at("uncaught"), 3) << rec.out;
   EXPECT_EQ(query({"info", path}).at("recording").at("mode"), "cpu,exception");
+  const std::string uncaught_name =
+      "java.lang.UnsupportedOperationException" + std::string(source == "thrown" ? " (uncaught)" : "");
 
   const json methods = report(path, {"--event", "exception", "--top", "0"});
   EXPECT_EQ(methods.at("event"), "exception");
   EXPECT_EQ(methods.at("unit"), "count");
   EXPECT_EQ(self(methods, "java.lang.IllegalStateException"), 1000u) << methods.dump(1);
   EXPECT_EQ(self(methods, "java.lang.IllegalArgumentException"), 500u);
-  EXPECT_EQ(self(methods, "java.lang.UnsupportedOperationException (uncaught)"), 3u);
+  EXPECT_EQ(self(methods, uncaught_name), 3u);
   // None of them counted twice, as caught and not.
   EXPECT_EQ(self(methods, "java.lang.IllegalStateException (uncaught)"), 0u);
-  EXPECT_EQ(self(methods, "java.lang.UnsupportedOperationException"), 0u);
+  if (source == "thrown") {
+    EXPECT_EQ(self(methods, "java.lang.UnsupportedOperationException"), 0u);
+  }
 
-  // Each site throws exactly its class, that many times.
+  // Each site throws exactly its class, that many times; no constructor frame is left on top.
   const auto atSite = [&](const std::string& site) {
     return report(path, {"--event", "exception", "--view", "methods[" + kWorkloads + "Throws." + site + "]"});
   };
   const json state = atSite("throwState");
   EXPECT_EQ(state.at("samples"), 1000u) << state.dump(1);
   EXPECT_EQ(self(state, "java.lang.IllegalStateException"), 1000u);
+  EXPECT_EQ(self(state, kWorkloads + "Throws.throwState"), 0u) << state.dump(1);
   const json argument = atSite("throwArgument");
   EXPECT_EQ(argument.at("samples"), 500u) << argument.dump(1);
   EXPECT_EQ(self(argument, "java.lang.IllegalArgumentException"), 500u);
@@ -124,20 +135,22 @@ TEST_F(Traces, ExceptionsAreCountedExactlyByClassAndSite) {
   EXPECT_EQ(caller->at("total"), 500u);
   const json uncaught = atSite("throwUncaught");
   EXPECT_EQ(uncaught.at("samples"), 3u) << uncaught.dump(1);
-  EXPECT_EQ(self(uncaught, "java.lang.UnsupportedOperationException (uncaught)"), 3u);
+  EXPECT_EQ(self(uncaught, uncaught_name), 3u);
+  for (const json& row : uncaught.at("methods"))
+    EXPECT_EQ(row.at("method").get<std::string>().find(".<init>"), std::string::npos) << uncaught.dump(1);
 
-  // The exceptions view counts by thrown class, caught or not; exceptions[C] narrows to a class
+  // The exceptions view counts by class, caught or not; exceptions[C] narrows to a class
   // (and picks the exception events without --event), and so does --where exception=.
   const json classes = report(path, {"--view", "exceptions"});
   EXPECT_EQ(classes.at("event"), "exception") << classes.dump(1);
   const std::string metric = classes.at("metric");
-  const auto thrown = [&](const std::string& cls) -> uint64_t {
+  const auto counted = [&](const std::string& cls) -> uint64_t {
     const json* group = find(classes, "exceptions", "value", cls);
     return group ? group->at(metric).get<uint64_t>() : 0;
   };
-  EXPECT_EQ(thrown("java.lang.IllegalStateException"), 1000u) << classes.dump(1);
-  EXPECT_EQ(thrown("java.lang.IllegalArgumentException"), 500u);
-  EXPECT_EQ(thrown("java.lang.UnsupportedOperationException"), 3u);
+  EXPECT_EQ(counted("java.lang.IllegalStateException"), 1000u) << classes.dump(1);
+  EXPECT_EQ(counted("java.lang.IllegalArgumentException"), 500u);
+  EXPECT_EQ(counted("java.lang.UnsupportedOperationException"), 3u);
   const json argument_sites = report(path, {"--view", "exceptions[java.lang.IllegalArgumentException]/methods"});
   EXPECT_EQ(argument_sites.at("samples"), 500u) << argument_sites.dump(1);
   const json* thrower = find(argument_sites, "methods", "method", kWorkloads + "Throws.throwArgument");
@@ -146,6 +159,44 @@ TEST_F(Traces, ExceptionsAreCountedExactlyByClassAndSite) {
   EXPECT_EQ(find(argument_sites, "methods", "method", kWorkloads + "Throws.throwState"), nullptr);
   const json unsupported = report(path, {"--event", "exception", "--where", "exception=java.lang.Unsupported*"});
   EXPECT_EQ(unsupported.at("samples"), 3u) << unsupported.dump(1);
+}
+
+TEST_F(Traces, ExceptionsAreCountedExactlyByClassAndSite) {
+  checkThrowsCountedExactly(file("created.ssr"), "created");
+}
+
+TEST_F(Traces, ThrownExceptionsAreCountedExactlyByClassAndSiteAndCaught) {
+  checkThrowsCountedExactly(file("thrown.ssr"), "thrown");
+}
+
+// ExceptionSources: one exception created once and thrown 100 times, 50 thrown without a
+// stack trace (writableStackTrace false), 20 created and never thrown, each of its own class
+// and site. Created counts creations that fill in a stack trace (1, 0, 20); thrown counts
+// throws (100, 50, 0).
+TEST_F(Traces, CreatedAndThrownExceptionsDifferAsDocumented) {
+  struct Expected {
+    std::string site, cls;
+    uint64_t created, thrown;
+  };
+  const std::vector<Expected> expected{{"makeReused", "java.util.NoSuchElementException", 1, 0},
+                                       {"throwReused", "java.util.NoSuchElementException", 0, 100},
+                                       {"throwStackless", kWorkloads + "ExceptionSources$Stackless", 0, 50},
+                                       {"createUnthrown", "java.lang.IllegalStateException", 20, 0}};
+  for (const std::string source : {"created", "thrown"}) {
+    const std::string path = file(source + "-sources.ssr");
+    ProcessResult rec = record({"-e", "exception", "--exceptions", source}, path, "ExceptionSources", {"100", "50", "20"});
+    ASSERT_EQ(rec.exit_code, 0) << rec.err;
+    const auto t = truth(rec.out);
+    ASSERT_EQ(t.at("reused_throws"), 100) << rec.out;
+    ASSERT_EQ(t.at("stackless"), 50) << rec.out;
+    ASSERT_EQ(t.at("unthrown"), 20) << rec.out;
+    for (const Expected& e : expected) {
+      const json site = report(path, {"--view", "exceptions[" + e.cls + "]/methods[" + kWorkloads +
+                                                    "ExceptionSources." + e.site + "]"});
+      EXPECT_EQ(site.at("samples"), source == "created" ? e.created : e.thrown)
+          << source << " " << e.site << "\n" << site.dump(1);
+    }
+  }
 }
 
 // With every trace off, a program that collects and throws leaves no record of either, and

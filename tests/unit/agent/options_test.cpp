@@ -128,7 +128,7 @@ TEST(AgentOptions, BadEventListsNameTheBadName) {
   // A bare name away from event= is not part of its list.
   EXPECT_EQ(parseOptions("event=cpu,interval=1ms,gc", 1).error,
             "stackscope: bad agent option 'gc': unknown option (known: event, interval, file, overwrite, children, "
-            "native, status, filter, alloc, classes, lock, metrics, histo, strict)");
+            "native, status, filter, alloc, classes, lock, exception, metrics, histo, strict)");
   // strict stays an option inside the list.
   const ParseResult strict = parseOptions("event=cpu,strict,gc", 1);
   EXPECT_FALSE(strict.ok);
@@ -176,7 +176,7 @@ TEST(AgentOptions, UnknownKey) {
   const ParseResult r = parseOptions("event=cpu,frobnicate=1", 1);
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.error,
-            "stackscope: bad agent option 'frobnicate=1': unknown option (known: event, interval, file, overwrite, children, native, status, filter, alloc, classes, lock, metrics, histo, strict)");
+            "stackscope: bad agent option 'frobnicate=1': unknown option (known: event, interval, file, overwrite, children, native, status, filter, alloc, classes, lock, exception, metrics, histo, strict)");
 }
 
 TEST(AgentOptions, KeyWithoutValue) {
@@ -201,7 +201,7 @@ TEST(AgentOptions, StrictAnywhereMakesFailureFatal) {
   EXPECT_FALSE(before.ok);
   EXPECT_TRUE(before.strict);
   EXPECT_EQ(before.error, "stackscope: bad agent option 'bogus': unknown option (known: event, interval, file, "
-                          "overwrite, children, native, status, filter, alloc, classes, lock, metrics, histo, strict)");
+                          "overwrite, children, native, status, filter, alloc, classes, lock, exception, metrics, histo, strict)");
 }
 
 TEST(AgentOptions, FirstBadItemIsReported) {
@@ -314,6 +314,26 @@ TEST(AgentOptions, AllocOptionsWithoutTheTraceAreAMistake) {
   EXPECT_EQ(parseOptions("classes=byte[],event=cpu", 1).error,
             "stackscope: bad agent option 'classes=byte[]': only the alloc trace uses it: add alloc or live to event=");
   EXPECT_TRUE(parseOptions("alloc=1m,event=cpu,live", 1).ok);
+}
+
+// The exception trace counts creations unless exception=thrown asks for JVMTI's throws; the
+// option is a mistake without the trace, and takes only those two values.
+TEST(AgentOptions, ExceptionSourceIsCreatedUnlessThrownIsAsked) {
+  ParseResult r = parseOptions("event=cpu,exception", 1);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_FALSE(r.options.exceptions_thrown);
+  r = parseOptions("event=cpu,exception,exception=thrown", 1);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_TRUE(r.options.exceptions_thrown);
+  EXPECT_EQ(r.options.traces, uint32_t{kTraceException});
+  r = parseOptions("exception=created,event=exception", 1);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_FALSE(r.options.exceptions_thrown);
+  EXPECT_EQ(parseOptions("event=cpu,exception,exception=caught", 1).error,
+            "stackscope: bad agent option 'exception=caught': expected created or thrown");
+  EXPECT_EQ(parseOptions("event=cpu,exception=thrown", 1).error,
+            "stackscope: bad agent option 'exception=thrown': only the exception trace uses it: add exception to "
+            "event=");
 }
 
 }  // namespace

@@ -1,0 +1,32 @@
+// The agent's wrappers of JVM natives (park_hook.h for the lock trace, throwable_hook.h for
+// the exception trace) get in through one JVMTI NativeMethodBind callback, whose callback may
+// replace the address a native method is bound to.
+//
+// Some natives are bound before the ordinary start phase (Unsafe registers its natives while
+// the JVM initializes java.lang); a callback that early can name the method only in the start
+// phase, so the agent asks for can_generate_early_vmstart with the lock trace.
+// Throwable.fillInStackTrace(int) is bound when first called, in whatever phase that is; it is
+// known by the address bound, the JDK's exported JNI function
+// Java_java_lang_Throwable_fillInStackTrace (dladdr), which needs no JVMTI call. Re-registering a native later
+// instead (RegisterNatives from the agent) would make HotSpot log a warning on the program's
+// stdout. Binds are rare (once per native method), so the callback may name each method it is
+// offered.
+#pragma once
+
+#include <jni.h>
+#include <jvmti.h>
+
+namespace stackscope::agent {
+
+// Which natives to wrap, set at load before the event is enabled (each only with its trace).
+struct WrappedNatives {
+  bool park = false;               // jdk.internal.misc.Unsafe.park(ZJ)V
+  bool fill_in_stack_trace = false;  // java.lang.Throwable.fillInStackTrace(I)
+};
+void setWrappedNatives(WrappedNatives natives);
+
+// The JVMTI NativeMethodBind callback (enabled only when a native is to be wrapped).
+void JNICALL onNativeMethodBind(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread, jmethodID method, void* address,
+                                void** new_address);
+
+}  // namespace stackscope::agent
