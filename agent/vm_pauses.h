@@ -31,6 +31,15 @@ inline bool stoppedByPause(uint8_t state) {
          state == static_cast<uint8_t>(ThreadState::Unknown);
 }
 
+// The pseudo-frame a sample in a pause state carries above its last Java stack ("[gc]",
+// "[safepoint]"), so every view and export shows where the time went; null for other states.
+inline const char* pauseFrameName(uint8_t state) {
+  using format::ThreadState;
+  if (state == static_cast<uint8_t>(ThreadState::Gc)) return "[gc]";
+  if (state == static_cast<uint8_t>(ThreadState::Safepoint)) return "[safepoint]";
+  return nullptr;
+}
+
 class GcClock {
  public:
   // Callbacks, VM thread only (one writer).

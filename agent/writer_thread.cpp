@@ -7,6 +7,7 @@
 #include "agent/clocks.h"
 #include "agent/cpu_sampler.h"
 #include "agent/stack_capture.h"
+#include "agent/vm_pauses.h"
 
 namespace stackscope::agent {
 
@@ -84,7 +85,10 @@ void WriterThread::cycle(JNIEnv* jni, bool last) {
     next_flush_ns_ = now + std::min(kMaxFlushPeriodNs, in_.options->status_interval_ns);
   }
   // Threads that ended before the previous drain can have nothing left in the ring now.
-  for (uint32_t thread : ended_before_) last_stack_.erase(thread);
+  for (uint32_t thread : ended_before_) {
+    last_stack_.erase(thread);
+    last_frames_.erase(thread);
+  }
   ended_before_.swap(ended_);
   ended_.clear();
 }
@@ -173,9 +177,13 @@ void WriterThread::writeStack(JNIEnv* jni, const SampleSlot& slot) {
   if (count == kMaxFrames) frames_.push_back({methods_.truncatedId(), -1});
   const uint32_t stack = in_.writer->internStack(frames_.data(), frames_.size());
   // Only platform threads are repeated; virtual ones, maybe millions, are not remembered.
-  if (slot.carrier == 0) last_stack_[slot.thread] = stack;
+  if (slot.carrier == 0) {
+    last_stack_[slot.thread] = stack;
+    if (in_.options->mode == SampleMode::Wall) last_frames_[slot.thread] = frames_;
+  }
   ensureAnnotation(slot.annotation);
-  format::SampleRecord sample{slot.time_ns, slot.thread, stack, static_cast<format::ThreadState>(slot.state),
+  format::SampleRecord sample{slot.time_ns, slot.thread, stackInState(stack, frames_, slot.state),
+                              static_cast<format::ThreadState>(slot.state),
                               slot.weight, slot.annotation, slot.carrier};
   sample.cpu_us = slot.cpu_us;
   sample.alloc_bytes = slot.alloc_bytes;
@@ -200,9 +208,22 @@ void WriterThread::writeRepeats(const SampleSlot& slot) {
       continue;
     }
     ensureAnnotation(entry.annotation);
-    in_.writer->writeSample({slot.time_ns, entry.thread, it->second, static_cast<format::ThreadState>(entry.state),
+    const uint32_t stack = stackInState(it->second, last_frames_[entry.thread], entry.state);
+    in_.writer->writeSample({slot.time_ns, entry.thread, stack, static_cast<format::ThreadState>(entry.state),
                              entry.weight, entry.annotation});
   }
+}
+
+uint32_t WriterThread::stackInState(uint32_t stack, const std::vector<format::Frame>& frames, uint8_t state) {
+  const char* pause = pauseFrameName(state);
+  if (!pause) return stack;
+  auto [it, inserted] = paused_stacks_.try_emplace((uint64_t{stack} << 8) | state, 0);
+  if (inserted) {
+    paused_frames_.assign(1, {methods_.namedId(pause), -1});
+    paused_frames_.insert(paused_frames_.end(), frames.begin(), frames.end());
+    it->second = in_.writer->internStack(paused_frames_.data(), paused_frames_.size());
+  }
+  return it->second;
 }
 
 void WriterThread::writeLostDeltas(int64_t time_ns) {

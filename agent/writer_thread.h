@@ -75,6 +75,9 @@ class WriterThread {
   void writeStack(JNIEnv* jni, const SampleSlot& slot);
   format::Frame frameOf(JNIEnv* jni, const RawFrame& raw);
   void writeRepeats(const SampleSlot& slot);
+  // `stack` (whose frames are `frames`) as a sample in `state` shows it: in a pause, with
+  // that pause's pseudo-frame on top (vm_pauses.h), else as it is.
+  uint32_t stackInState(uint32_t stack, const std::vector<format::Frame>& frames, uint8_t state);
   // The traces' events (writer_traces.cpp); `last` also says what they could not record.
   void drainTraces(JNIEnv* jni, bool last);
   void drainAllocs(JNIEnv* jni);
@@ -108,6 +111,11 @@ class WriterThread {
   std::unordered_set<uint32_t> threads_written_;
   std::vector<bool> annotations_written_;  // by annotation id
   std::unordered_map<uint32_t, uint32_t> last_stack_;  // thread -> its last captured stack
+  // wall mode, where pauses are sampled: thread -> the frames of its last captured stack,
+  // and (stack << 8 | state) -> that stack under its pause's pseudo-frame.
+  std::unordered_map<uint32_t, std::vector<format::Frame>> last_frames_;
+  std::unordered_map<uint64_t, uint32_t> paused_stacks_;
+  std::vector<format::Frame> paused_frames_;
   std::vector<uint32_t> ended_;          // threads ended in this cycle
   std::vector<uint32_t> ended_before_;   // ... in the previous one: forgotten after this one
 };
