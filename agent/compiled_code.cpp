@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <link.h>
 
+#include <algorithm>
 #include <cstring>
 
 namespace stackscope::agent {
@@ -130,7 +131,7 @@ bool CompiledCode::bind(const VmStructs& vm) {
   return true;
 }
 
-bool CompiledCode::find(uintptr_t pc, CompiledMethodCode& out) const {
+uintptr_t CompiledCode::blobAt(uintptr_t pc, uintptr_t& heap_low, uintptr_t& heap_high) const {
   for (int i = 0; i < heap_count_; ++i) {
     const uintptr_t heap = heaps_[i];
     const uintptr_t low = loadWord(heap + heap_memory_ + space_low_);
@@ -139,21 +140,35 @@ bool CompiledCode::find(uintptr_t pc, CompiledMethodCode& out) const {
     const uintptr_t map_low = loadWord(heap + heap_segmap_ + space_low_);
     const uintptr_t map_high = loadWord(heap + heap_segmap_ + space_high_);
     const int32_t shift = load<int32_t>(heap + heap_log2_segment_);
-    if (shift <= 0 || shift > 20) return false;
+    if (shift <= 0 || shift > 20) return 0;
     uintptr_t segment = (pc - low) >> shift;
     for (int steps = 0;; ++steps) {
-      if (map_low + segment < map_low || map_low + segment >= map_high || steps == kMaxSegmentSteps) return false;
+      if (map_low + segment < map_low || map_low + segment >= map_high || steps == kMaxSegmentSteps) return 0;
       const uint8_t back = load<uint8_t>(map_low + segment);
-      if (back == kFreeSegment) return false;
+      if (back == kFreeSegment) return 0;
       if (back == 0) break;
-      if (back > segment) return false;
+      if (back > segment) return 0;
       segment -= back;
     }
     const uintptr_t block = low + (segment << shift);
-    if (block + block_header_size_ >= high || load<uint8_t>(block + block_used_) == 0) return false;
-    return readBlob(block + block_header_size_, low, high, pc, out);
+    if (block + block_header_size_ >= high || load<uint8_t>(block + block_used_) == 0) return 0;
+    heap_low = low;
+    heap_high = high;
+    return block + block_header_size_;
   }
-  return false;
+  return 0;
+}
+
+bool CompiledCode::find(uintptr_t pc, CompiledMethodCode& out) const {
+  uintptr_t low = 0, high = 0;
+  const uintptr_t blob = blobAt(pc, low, high);
+  return blob && readBlob(blob, low, high, pc, out);
+}
+
+bool CompiledCode::findBlob(uintptr_t pc, CodeBlobFrame& out) const {
+  uintptr_t low = 0, high = 0;
+  const uintptr_t blob = blobAt(pc, low, high);
+  return blob && readFrame(blob, low, high, pc, out);
 }
 
 bool CompiledCode::contains(uintptr_t pc) const {
@@ -165,20 +180,14 @@ bool CompiledCode::contains(uintptr_t pc) const {
   return false;
 }
 
-bool CompiledCode::readBlob(uintptr_t blob, uintptr_t heap_low, uintptr_t heap_high, uintptr_t pc,
-                            CompiledMethodCode& out) const {
+bool CompiledCode::readFrame(uintptr_t blob, uintptr_t heap_low, uintptr_t heap_high, uintptr_t pc,
+                             CodeBlobFrame& out) const {
   // The blob's header lies inside the heap; check each field read stays in it too.
   const auto inHeap = [&](int64_t offset, uint64_t size) {
     return blob >= heap_low && blob + offset + size <= heap_high;
   };
-  if (!inHeap(blob_name_, 8) || !inHeap(blob_frame_size_, 4) || !inHeap(blob_code_begin_, 8) ||
-      !inHeap(blob_code_end_, 8) || !inHeap(verified_entry_, 8) || !inHeap(nmethod_method_, 8) ||
+  if (!inHeap(blob_frame_size_, 4) || !inHeap(blob_code_begin_, 8) || !inHeap(blob_code_end_, 8) ||
       !inHeap(blob_frame_complete_, blob_frame_complete_size_)) {
-    return false;
-  }
-  if (blob_kind_ >= 0) {
-    if (!inHeap(blob_kind_, 1) || load<uint8_t>(blob + blob_kind_) != nmethod_kind_) return false;
-  } else if (!isNmethodName(loadWord(blob + blob_name_))) {
     return false;
   }
   uintptr_t code_begin, code_end;
@@ -192,17 +201,37 @@ bool CompiledCode::readBlob(uintptr_t blob, uintptr_t heap_low, uintptr_t heap_h
   if (code_begin <= blob || code_begin > pc || pc >= code_end || code_end > heap_high) return false;
   const int64_t frame_complete = loadInt(blob + blob_frame_complete_, blob_frame_complete_size_);
   const int32_t frame_words = load<int32_t>(blob + blob_frame_size_);
-  const uintptr_t verified_entry = verified_entry_as_offset_
-                                       ? code_begin + load<uint16_t>(blob + verified_entry_)
-                                       : loadWord(blob + verified_entry_);
-  const uintptr_t method = loadWord(blob + nmethod_method_);
-  if (frame_complete < 0 || code_begin + static_cast<uint64_t>(frame_complete) > code_end || frame_words <= 0 ||
-      static_cast<uint32_t>(frame_words) > kMaxFrameWords || verified_entry < code_begin || verified_entry >= code_end ||
-      !method || method % 8 != 0) {
+  const bool nmethod = isNmethod(blob, heap_low, heap_high);
+  // A stub may say its frame is never safe to walk (-1): known as 0, not told.
+  if ((frame_complete < 0 && nmethod) || code_begin + static_cast<uint64_t>(std::max<int64_t>(frame_complete, 0)) > code_end ||
+      frame_words <= 0 || static_cast<uint32_t>(frame_words) > kMaxFrameWords) {
     return false;
   }
-  out = {code_begin, code_end, verified_entry, code_begin + static_cast<uint64_t>(frame_complete),
-         static_cast<uint32_t>(frame_words), reinterpret_cast<const void*>(method)};
+  out = {code_begin, code_end, frame_complete < 0 ? 0 : code_begin + static_cast<uint64_t>(frame_complete),
+         static_cast<uint32_t>(frame_words), nmethod};
+  return true;
+}
+
+bool CompiledCode::isNmethod(uintptr_t blob, uintptr_t heap_low, uintptr_t heap_high) const {
+  if (blob_kind_ >= 0) {
+    return blob + blob_kind_ + 1 <= heap_high && blob >= heap_low && load<uint8_t>(blob + blob_kind_) == nmethod_kind_;
+  }
+  return blob + blob_name_ + 8 <= heap_high && blob >= heap_low && isNmethodName(loadWord(blob + blob_name_));
+}
+
+bool CompiledCode::readBlob(uintptr_t blob, uintptr_t heap_low, uintptr_t heap_high, uintptr_t pc,
+                            CompiledMethodCode& out) const {
+  CodeBlobFrame frame;
+  if (!readFrame(blob, heap_low, heap_high, pc, frame) || !frame.nmethod) return false;
+  // The blob's header lies inside the heap; check each field read stays in it too.
+  if (blob + verified_entry_ + 8 > heap_high || blob + nmethod_method_ + 8 > heap_high) return false;
+  const uintptr_t verified_entry = verified_entry_as_offset_
+                                       ? frame.code_begin + load<uint16_t>(blob + verified_entry_)
+                                       : loadWord(blob + verified_entry_);
+  const uintptr_t method = loadWord(blob + nmethod_method_);
+  if (verified_entry < frame.code_begin || verified_entry >= frame.code_end || !method || method % 8 != 0) return false;
+  out = {frame.code_begin, frame.code_end, verified_entry, frame.frame_complete, frame.frame_words,
+         reinterpret_cast<const void*>(method)};
   return true;
 }
 

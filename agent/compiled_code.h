@@ -32,6 +32,10 @@ class CompiledCode {
   // interpreter: not a compiled Java method). Async-signal-safe.
   bool find(uintptr_t pc, CompiledMethodCode& out) const;
 
+  // Any code blob holding pc (a runtime stub, an adapter, a compiled method): its code, where
+  // its frame is complete and its size. False outside the code cache. Async-signal-safe.
+  bool findBlob(uintptr_t pc, CodeBlobFrame& out) const;
+
   // Whether pc lies in the code cache's committed code (compiled methods, stubs, the
   // interpreter). Async-signal-safe.
   bool contains(uintptr_t pc) const;
@@ -42,7 +46,11 @@ class CompiledCode {
  private:
   static constexpr int kMaxHeaps = 8;  // HotSpot has 1 (unsegmented) or 3
 
+  // The blob holding pc and the bounds of its heap's committed code, or 0.
+  uintptr_t blobAt(uintptr_t pc, uintptr_t& heap_low, uintptr_t& heap_high) const;
+  bool readFrame(uintptr_t blob, uintptr_t heap_low, uintptr_t heap_high, uintptr_t pc, CodeBlobFrame& out) const;
   bool readBlob(uintptr_t blob, uintptr_t heap_low, uintptr_t heap_high, uintptr_t pc, CompiledMethodCode& out) const;
+  bool isNmethod(uintptr_t blob, uintptr_t heap_low, uintptr_t heap_high) const;
   bool isNmethodName(uintptr_t name) const;
 
   uintptr_t heaps_[kMaxHeaps] = {};

@@ -35,6 +35,15 @@ struct CompiledMethodCode {
   const void* method = nullptr;  // HotSpot's Method*
 };
 
+// What the walk needs of any code blob's frame (a runtime stub's, say).
+struct CodeBlobFrame {
+  uintptr_t code_begin = 0;
+  uintptr_t code_end = 0;
+  uintptr_t frame_complete = 0;  // the first pc at which the frame is built; 0 when not told
+  uint32_t frame_words = 0;      // the frame's size in words, the return address included
+  bool nmethod = false;          // a compiled Java method's
+};
+
 namespace edges_detail {
 
 template <typename Code>

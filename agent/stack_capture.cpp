@@ -62,6 +62,7 @@ std::atomic<bool> g_active{false};
 constexpr jint kNoJavaFrame = 0;
 constexpr jint kGcActive = -2;          // ticks_GC_active
 constexpr jint kNotInJava = -3;         // ticks_unknown_not_Java
+constexpr jint kNotWalkableVm = -4;     // ticks_not_walkable_not_Java
 constexpr jint kUnknownJava = -5;       // ticks_unknown_Java
 constexpr jint kNotWalkableJava = -6;   // ticks_not_walkable_Java
 
@@ -155,17 +156,57 @@ bool walkFromNativeLeaf(const ThreadSlot& thread, ASGCT_CallTrace& trace, jint d
   return callerOfNativeLeaf(regs, thread.stack, readStackWord, inJava, caller) && walkFrom(caller, trace, depth, context);
 }
 
-// Puts the stub the thread was interrupted in on top of the Java frames walked from its
-// caller; the outermost frame gives way when the walk filled the slot.
-jint addStubFrame(RawFrame* frames, jint num_frames, jint depth, const void* ucontext) {
+// Puts the stub holding pc on top of the Java frames walked from its caller; the outermost
+// frame gives way when the walk filled the slot.
+jint addStubFrame(RawFrame* frames, jint num_frames, jint depth, uintptr_t pc) {
   if (!g_config.code_regions) return num_frames;
-  const auto pc = static_cast<uintptr_t>(static_cast<const ucontext_t*>(ucontext)->uc_mcontext.gregs[REG_RIP]);
   const int32_t region = g_config.code_regions->find(pc);
   if (region < 0) return num_frames;
   const jint kept = std::min<jint>(num_frames, depth - 1);
   std::memmove(frames + 1, frames, static_cast<size_t>(kept) * sizeof(RawFrame));
   frames[0] = {kStubFrameBci, reinterpret_cast<const void*>(static_cast<uintptr_t>(region) + 1)};
   return kept + 1;
+}
+
+uintptr_t interruptedPc(const void* ucontext) {
+  return static_cast<uintptr_t>(static_cast<const ucontext_t*>(ucontext)->uc_mcontext.gregs[REG_RIP]);
+}
+
+// A thread in a runtime stub called from compiled Java code (a contended monitor's enter,
+// vm_thread_anchor.h): walked again from the stub's compiled caller, with the stub on top. The
+// stub's frame is the one the thread was interrupted in, when the code cache says it is built
+// there, else the one its frame anchor holds (the stub called into the VM). The walk goes
+// through the signal context while the thread is still in Java, through its frame anchor once
+// it is in the VM. Only a caller the code cache holds as a compiled method is tried.
+bool walkFromRuntimeStub(const ThreadSlot& thread, JNIEnv* env, ASGCT_CallTrace& trace, jint depth, void* ucontext) {
+  const VmThreadAnchor* anchor = g_vm_thread_anchor.load(std::memory_order_acquire);
+  const CompiledCode* code = g_compiled_code.load(std::memory_order_acquire);
+  if (!anchor || !code || depth < 2 || !thread.stack_ready.load(std::memory_order_acquire)) return false;
+  const auto& context = *static_cast<const ucontext_t*>(ucontext);
+  const WalkRegisters regs = registersOf(context);
+  WalkRegisters stub = regs, caller;
+  VmThreadAnchor::State state = VmThreadAnchor::State::InJava;
+  CodeBlobFrame blob;
+  CompiledMethodCode caller_code;
+  const bool in_built_stub = code->findBlob(regs.pc, blob) && !blob.nmethod && blob.frame_complete != 0 &&
+                             regs.pc >= blob.frame_complete;
+  if (!in_built_stub && (!anchor->lastJavaFrame(env, regs.sp, thread.stack, stub, state) ||
+                         !code->findBlob(stub.pc, blob) || blob.nmethod)) {
+    return false;
+  }
+  if (!callerOfStubFrame(stub, blob.frame_words, regs.sp, thread.stack, readStackWord, caller) ||
+      !code->find(caller.pc, caller_code)) {
+    return false;
+  }
+  ASGCT_CallTrace below{trace.env, 0, trace.frames};
+  if (state == VmThreadAnchor::State::InJava) {
+    walkFrom(caller, below, depth - 1, context);
+  } else {
+    anchor->walkWithAnchorAt(env, caller, [&] { g_walk(&below, depth - 1, ucontext); });
+  }
+  if (below.num_frames <= 0) return false;
+  trace.num_frames = addStubFrame(reinterpret_cast<RawFrame*>(trace.frames), below.num_frames, depth, stub.pc);
+  return true;
 }
 #endif
 
@@ -184,11 +225,19 @@ jint walkJava(const ThreadSlot& thread, JNIEnv* env, RawFrame* frames, jint dept
     const EdgeWalk edge = walkFromFrameEdge(thread, trace, depth, ucontext);
     if (edge != EdgeWalk::NotCompiled) return edge == EdgeWalk::Walked ? trace.num_frames : first;
     // A sample recovered this way counts as any other; one that is not, for the first reason.
-    if (walkFromStubCaller(thread, trace, depth, ucontext)) return addStubFrame(frames, trace.num_frames, depth, ucontext);
-    return first == kUnknownJava && walkFromNativeLeaf(thread, trace, depth, ucontext) ? trace.num_frames : first;
+    if (walkFromStubCaller(thread, trace, depth, ucontext)) {
+      return addStubFrame(frames, trace.num_frames, depth, interruptedPc(ucontext));
+    }
+    if (first == kUnknownJava && walkFromNativeLeaf(thread, trace, depth, ucontext)) return trace.num_frames;
   }
-#endif
+  if ((first == kNotInJava || first == kNotWalkableVm || first == kUnknownJava || first == kNotWalkableJava) &&
+      walkFromRuntimeStub(thread, env, trace, depth, ucontext)) {
+    return trace.num_frames;
+  }
+  return first;
+#else
   return trace.num_frames;
+#endif
 }
 
 #if defined(__x86_64__)

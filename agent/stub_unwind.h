@@ -62,4 +62,21 @@ bool callerOfNativeLeaf(const WalkRegisters& regs, const StackBounds& stack, Rea
   return false;
 }
 
+// The Java caller of a runtime stub's frame (`stub`: its sp, as the frame anchor holds it),
+// `frame_words` words up (the code cache knows the size): the return address is the word below
+// the caller's sp, the saved frame pointer the one below that. `interrupted_sp` is where the
+// thread's used stack begins. A frame has two words at least: the return address and the
+// saved frame pointer.
+template <typename Read>
+bool callerOfStubFrame(const WalkRegisters& stub, uint32_t frame_words, uintptr_t interrupted_sp,
+                       const StackBounds& stack, Read read, WalkRegisters& caller) {
+  const uintptr_t caller_sp = stub.sp + 8 * static_cast<uint64_t>(frame_words);
+  if (frame_words < 2 || caller_sp <= stub.sp || !usedStackWord(caller_sp - 16, interrupted_sp, stack) ||
+      !usedStackWord(caller_sp - 8, interrupted_sp, stack)) {
+    return false;
+  }
+  caller = {static_cast<uintptr_t>(read(caller_sp - 8)), caller_sp, static_cast<uintptr_t>(read(caller_sp - 16))};
+  return true;
+}
+
 }  // namespace stackscope::agent

@@ -34,13 +34,16 @@ bool VmThreadAnchor::bind(const VmStructs& vm, int64_t env_offset) {
   env_offset_ = env_offset;
   const int64_t anchor = vm.fieldOffset("JavaThread", "_anchor");
   const int64_t anchor_sp = vm.fieldOffset("JavaFrameAnchor", "_last_Java_sp");
+  const int64_t anchor_fp = vm.fieldOffset("JavaFrameAnchor", "_last_Java_fp");
   const int64_t anchor_pc = vm.fieldOffset("JavaFrameAnchor", "_last_Java_pc");
   state_ = vm.fieldOffset("JavaThread", "_thread_state");
-  if (env_offset_ <= 0 || anchor < 0 || anchor_sp < 0 || anchor_pc < 0 || state_ < 0 ||
-      vm.fieldSize("JavaThread", "_thread_state") != 4 || !vm.intConstant("_thread_in_vm", in_vm_)) {
+  if (env_offset_ <= 0 || anchor < 0 || anchor_sp < 0 || anchor_fp < 0 || anchor_pc < 0 || state_ < 0 ||
+      vm.fieldSize("JavaThread", "_thread_state") != 4 || !vm.intConstant("_thread_in_vm", in_vm_) ||
+      !vm.intConstant("_thread_in_Java", in_java_)) {
     return false;
   }
   anchor_sp_ = anchor + anchor_sp;
+  anchor_fp_ = anchor + anchor_fp;
   anchor_pc_ = anchor + anchor_pc;
   bound_ = true;
   return true;
@@ -48,7 +51,7 @@ bool VmThreadAnchor::bind(const VmStructs& vm, int64_t env_offset) {
 
 bool VmThreadAnchor::makeWalkable(JNIEnv* env, uintptr_t sp, const StackBounds& stack) const {
   if (!bound_ || !env) return false;
-  const uintptr_t thread = reinterpret_cast<uintptr_t>(env) - static_cast<uintptr_t>(env_offset_);
+  const uintptr_t thread = javaThreadOf(env);
   const int32_t state = *reinterpret_cast<const volatile int32_t*>(thread + state_);
   if (state != in_vm_) return false;
   // The anchor is the thread's own: the interrupted code may be writing it, never another
@@ -61,6 +64,26 @@ bool VmThreadAnchor::makeWalkable(JNIEnv* env, uintptr_t sp, const StackBounds& 
   if (return_address == 0) return false;
   *last_pc = return_address;
   std::atomic_signal_fence(std::memory_order_seq_cst);
+  return true;
+}
+
+bool VmThreadAnchor::lastJavaFrame(JNIEnv* env, uintptr_t sp, const StackBounds& stack, WalkRegisters& frame,
+                                   State& state) const {
+  if (!bound_ || !env) return false;
+  const uintptr_t thread = javaThreadOf(env);
+  const int32_t value = *reinterpret_cast<const volatile int32_t*>(thread + state_);
+  state = value == in_vm_ ? State::InVm : value == in_java_ ? State::InJava : State::Other;
+  if (state == State::Other) return false;
+  // The anchor is set fp and pc first, sp last, and cleared sp first: with an sp, the other
+  // two are the ones set with it (or the pc still to be computed).
+  const uintptr_t last_sp = *reinterpret_cast<const volatile uintptr_t*>(thread + anchor_sp_);
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  const uintptr_t last_fp = *reinterpret_cast<const volatile uintptr_t*>(thread + anchor_fp_);
+  uintptr_t last_pc = *reinterpret_cast<const volatile uintptr_t*>(thread + anchor_pc_);
+  if (last_sp == 0 || !usedStackWord(last_sp - 8, sp, stack)) return false;
+  if (last_pc == 0) last_pc = *reinterpret_cast<const uintptr_t*>(last_sp - 8);
+  if (last_pc == 0) return false;
+  frame = {last_pc, last_sp, last_fp};
   return true;
 }
 

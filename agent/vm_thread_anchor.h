@@ -17,12 +17,23 @@
 // The interrupted code either set the anchor completely (the pc is written before the sp) or
 // is clearing it (the sp is cleared first, the pc after): the value is never out of date.
 //
-// SIGNAL SAFETY: makeWalkable reads the JavaThread of the calling thread (alive while it runs)
-// at offsets taken from the VM's tables at bind().
+// A call from compiled code into the VM through one of C2's runtime stubs (entering a
+// contended monitor: SharedRuntime::complete_monitor_locking_C) leaves the stub's frame in the
+// anchor, and AsyncGetCallTrace cannot step from there to the Java caller: it gives up ("not
+// walkable", -4, in the VM; "not walkable Java", -6, while the VM code still runs in state
+// _thread_in_Java). A third of a contended lock's samples kept VM frames alone. The stack
+// capture steps over the stub itself (compiled_code.h knows its frame size) and walks from the
+// caller: through the signal context in Java, and in the VM through the anchor, which
+// walkWithAnchorAt points at the caller for the length of the walk and then puts back exactly
+// as it was (the same rules as the pc above: the thread's own handler, state _thread_in_vm).
+//
+// SIGNAL SAFETY: makeWalkable, lastJavaFrame and walkWithAnchorAt read the JavaThread of the
+// calling thread (alive while it runs) at offsets taken from the VM's tables at bind().
 #pragma once
 
 #include <jni.h>
 
+#include <atomic>
 #include <cstdint>
 
 #include "agent/stub_unwind.h"
@@ -45,13 +56,47 @@ class VmThreadAnchor {
   // true (a walk tried again now starts from its last Java frame). Async-signal-safe.
   bool makeWalkable(JNIEnv* env, uintptr_t sp, const StackBounds& stack) const;
 
+  enum class State { InJava, InVm, Other };
+  // The last Java frame the anchor of the calling thread (interrupted with stack pointer sp)
+  // holds, with the pc HotSpot would compute when the anchor lacks it, and the thread's state.
+  // False when it has no anchor or is in another state. Async-signal-safe.
+  bool lastJavaFrame(JNIEnv* env, uintptr_t sp, const StackBounds& stack, WalkRegisters& frame, State& state) const;
+
+  // For the calling thread in the VM: runs walk() with its anchor set to `frame` (a Java
+  // frame: sp, fp, and pc a return address), then restores the anchor's three words as they
+  // were. Async-signal-safe when walk() is.
+  template <typename Walk>
+  void walkWithAnchorAt(JNIEnv* env, const WalkRegisters& frame, Walk walk) const {
+    const uintptr_t thread = javaThreadOf(env);
+    auto* sp = reinterpret_cast<volatile uintptr_t*>(thread + anchor_sp_);
+    auto* fp = reinterpret_cast<volatile uintptr_t*>(thread + anchor_fp_);
+    auto* pc = reinterpret_cast<volatile uintptr_t*>(thread + anchor_pc_);
+    const uintptr_t saved_sp = *sp, saved_fp = *fp, saved_pc = *pc;
+    *sp = frame.sp;
+    *fp = frame.fp;
+    *pc = frame.pc;
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    walk();
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    *sp = saved_sp;
+    *fp = saved_fp;
+    *pc = saved_pc;
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+  }
+
  private:
+  uintptr_t javaThreadOf(JNIEnv* env) const {
+    return reinterpret_cast<uintptr_t>(env) - static_cast<uintptr_t>(env_offset_);
+  }
+
   bool bound_ = false;
   int64_t env_offset_ = 0;  // JNIEnv - JavaThread
   int64_t state_ = 0;
   int64_t anchor_sp_ = 0;
+  int64_t anchor_fp_ = 0;
   int64_t anchor_pc_ = 0;
   int32_t in_vm_ = 0;
+  int32_t in_java_ = 0;
 };
 
 }  // namespace stackscope::agent

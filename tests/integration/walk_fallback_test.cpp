@@ -41,38 +41,40 @@ TEST_F(WalkFallback, MegamorphicCalleesKeepTheirSamples) {
   EXPECT_GE(callee_sum / samples, 0.60) << methods.dump(1);
 }
 
-// Two threads contending for a synchronized method (Contended.java): the one waiting spins in
-// the VM, where AsyncGetCallTrace cannot walk a thread whose frame anchor lacks its pc. Before,
-// 2-5 % of the samples were lost (not_in_java, not_walkable), or in mixed mode up to a third
-// were stacks of VM frames alone. Tolerances: at most 1 % lost; at least 55 % of the two
-// threads' samples with their Java frames. That share depends on how much the threads spin:
-// on a loaded machine 80-99 % were measured, on a quiet one, where both spin in parallel,
-// 66-70 % on JDK 17 and 25 — the samples in SharedRuntime::complete_monitor_locking_C,
-// called from compiled code, leave AsyncGetCallTrace nothing to start from and keep their
-// VM frames alone (not lost, but not under their Java method: a known gap, issue 8). Among
-// the samples with their Java frames, locked's share within 10 points of its share of the
-// threads' CPU time as the workload measured it: within 2 points on a loaded machine, 8.8
-// points under it on a quiet one (72 % against 81 %, JDK 17), the gap above again — the
-// issue's 5-point target is not met on this shape yet.
+// Two threads contending for a synchronized method (Contended.java): the one waiting enters
+// the VM through C2's runtime stub (SharedRuntime::complete_monitor_locking_C) and spins there,
+// in state _thread_in_Java at first and then _thread_in_vm, with the stub's frame in its frame
+// anchor, from which AsyncGetCallTrace cannot step to the Java caller. Before, 2-5 % of the
+// samples were lost (not_in_java, not_walkable), and in mixed mode, on a quiet machine where
+// both threads spin in parallel, 30-34 % kept VM frames alone. Now the walk steps over the stub
+// (vm_thread_anchor.h). Tolerances: at most 1 % of the samples lost or without Java frames;
+// locked's share of the threads' samples within 5 points of its share of their CPU time as the
+// workload measured it (under 2 points measured on a loaded machine, JDK 17 and 25).
 TEST_F(WalkFallback, AContendedMonitorKeepsItsSamplesUnderTheLockingMethod) {
-  ProcessResult rec = record({"-e", "cpu", "-i", "5ms"}, file("contended.ssr"), "Contended", {"3000"});
-  ASSERT_EQ(rec.exit_code, 0) << rec.err;
-  const std::map<std::string, double> cpu = truth(rec.out);
-  ASSERT_EQ(cpu.size(), 2u) << rec.out;
-  json methods = report(file("contended.ssr"), {"--where", "thread=contender-*", "--top", "1000"});
-  const double samples = methods.at("samples").get<double>();
-  ASSERT_GT(samples, 300) << "too few samples to judge: " << methods.dump(1);
-  // Losses have no thread (they are the whole recording's), and the two threads are nearly all
-  // of its CPU time.
-  EXPECT_LE(lostTotal(methods), 0.01 * (samples + lostTotal(methods))) << methods.at("lost").dump();
-  const json* run = find(methods, "methods", "method", "java.lang.Thread.run");
-  const json* locked = find(methods, "methods", "method", kWorkloads + "Contended.locked");
-  ASSERT_NE(run, nullptr) << methods.dump(1);
-  ASSERT_NE(locked, nullptr) << methods.dump(1);
-  const double with_java = run->at("total").get<double>();
-  EXPECT_GE(with_java, 0.55 * samples) << methods.dump(1);
-  EXPECT_NEAR(100 * locked->at("total").get<double>() / with_java, 100 * cpu.at("locked") / cpu.at("all"), 10.0)
-      << methods.dump(1);
+  for (const bool native : {true, false}) {
+    SCOPED_TRACE(native ? "mixed mode" : "--no-native");
+    const std::string path = file(native ? "contended.ssr" : "contended-java.ssr");
+    std::vector<std::string> options{"-e", "cpu", "-i", "5ms"};
+    if (!native) options.push_back("--no-native");
+    ProcessResult rec = record(options, path, "Contended", {"3000"});
+    ASSERT_EQ(rec.exit_code, 0) << rec.err;
+    const std::map<std::string, double> cpu = truth(rec.out);
+    ASSERT_EQ(cpu.size(), 2u) << rec.out;
+    json methods = report(path, {"--where", "thread=contender-*", "--top", "1000"});
+    const double samples = methods.at("samples").get<double>();
+    ASSERT_GT(samples, 300) << "too few samples to judge: " << methods.dump(1);
+    // Losses have no thread (they are the whole recording's), and the two threads are nearly
+    // all of its CPU time.
+    const json* run = find(methods, "methods", "method", "java.lang.Thread.run");
+    const json* locked = find(methods, "methods", "method", kWorkloads + "Contended.locked");
+    ASSERT_NE(run, nullptr) << methods.dump(1);
+    ASSERT_NE(locked, nullptr) << methods.dump(1);
+    const double without_java = samples - run->at("total").get<double>();
+    EXPECT_LE(lostTotal(methods) + without_java, 0.01 * (samples + lostTotal(methods)))
+        << "lost " << methods.at("lost").dump() << ", without Java frames " << without_java << " of " << samples;
+    EXPECT_NEAR(100 * locked->at("total").get<double>() / samples, 100 * cpu.at("locked") / cpu.at("all"), 5.0)
+        << methods.dump(1);
+  }
 }
 
 }  // namespace

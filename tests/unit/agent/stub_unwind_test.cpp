@@ -131,5 +131,28 @@ TEST(NativeLeaf, GivesUpAfterSoManyFrames) {
   EXPECT_FALSE(callerOfNativeLeaf({0x7f0000005000, 0x1800, 0x1800}, kStack, memory, inJava, caller));
 }
 
+// A runtime stub's frame of 4 words at sp 0x1800 (the frame anchor's): its caller's sp is
+// 0x1820, the return address the word below, the saved fp the one below that.
+TEST(RuntimeStubFrame, TheCallerIsOneFrameSizeUp) {
+  FakeMemory memory;
+  memory.words[0x1810] = 0x1a00;  // the caller's fp, saved
+  memory.words[0x1818] = 0xc0de;  // the return address into the caller
+  WalkRegisters caller;
+  ASSERT_TRUE(callerOfStubFrame({0x5000, 0x1800, 0}, 4, 0x1700, kStack, memory, caller));
+  EXPECT_EQ(caller.pc, 0xc0deu);
+  EXPECT_EQ(caller.sp, 0x1820u);
+  EXPECT_EQ(caller.fp, 0x1a00u);
+}
+
+TEST(RuntimeStubFrame, RefusesAFrameThatLeavesTheStackOrIsTooSmall) {
+  FakeMemory memory;  // nothing may be read
+  WalkRegisters caller;
+  EXPECT_FALSE(callerOfStubFrame({0x5000, 0x1800, 0}, 0x200, 0x1700, kStack, memory, caller)) << "past the base";
+  EXPECT_FALSE(callerOfStubFrame({0x5000, 0x1800, 0}, 1, 0x1700, kStack, memory, caller))
+      << "one word: no room for the saved fp";
+  EXPECT_FALSE(callerOfStubFrame({0x5000, 0x1800, 0}, 4, 0x1900, kStack, memory, caller)) << "below the used stack";
+  EXPECT_FALSE(callerOfStubFrame({0x5000, UINTPTR_MAX - 15, 0}, 4, 0x1700, kStack, memory, caller)) << "wraps";
+}
+
 }  // namespace
 }  // namespace stackscope::agent
