@@ -6,6 +6,7 @@
 #include <cmath>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "analysis/alloc_estimate.h"
@@ -175,7 +176,7 @@ void EventDecoder::alloc(const format::AllocRecord& a) {
 // live at its end.
 void EventDecoder::objectFree(const format::ObjectFreeRecord& f) {
   seen(f.time_ns);
-  if (window_.contains(f.time_ns) && f.tag != 0) out_.freed.push_back(f.tag);
+  if (window_.contains(f.time_ns) && f.tag != 0) out_.freed.emplace_back(f.tag, f.time_ns);
 }
 
 // A class histogram is an event per class, of no thread, its stack the class's frame, valued
@@ -292,20 +293,26 @@ void mergeEvents(Recording& rec, DecodedEvents&& run, DecodedEvents& totals) {
 
 namespace {
 
-// The live events: a copy, of kind live, of each followed alloc event whose object was not
-// freed in the window, with its column entries. Appended: the time sort puts them in place.
+// The followed objects' deaths, as the alloc events' column Recording::freed_ns, and the live
+// events: a copy, of kind live, of each followed alloc event whose object was not freed in the
+// window, with its column entries. Appended: the time sort puts them in place.
 bool addLiveEvents(Recording& rec, const DecodedEvents& totals) {
   if (totals.tags.empty()) return false;
-  const std::unordered_set<uint64_t> freed(totals.freed.begin(), totals.freed.end());
+  const std::unordered_map<uint64_t, int64_t> freed(totals.freed.begin(), totals.freed.end());
+  rec.freed_ns.assign(rec.events.size(), Recording::kNotFreed);
   bool added = false;
   for (const auto& [index, tag] : totals.tags) {
-    if (freed.count(tag)) continue;
+    if (const auto death = freed.find(tag); death != freed.end()) {
+      rec.freed_ns[index] = death->second;
+      continue;
+    }
     Event live = rec.events[index];
     live.kind = EventKind::Live;
     for (std::vector<uint64_t>& column : rec.amounts)
       if (!column.empty()) column.push_back(column[index]);
     for (std::vector<uint32_t>& column : rec.labels)
       if (!column.empty()) column.push_back(column[index]);
+    rec.freed_ns.push_back(Recording::kNotFreed);
     rec.events.push_back(live);
     added = true;
   }
@@ -323,10 +330,10 @@ void finishEvents(Recording& rec, const DecodedEvents& totals) {
     rec.lock_owners.assign(rec.events.size(), LockOwner{});
     for (const auto& [index, owner] : totals.owners) rec.lock_owners[index] = owner;
   }
-  const bool has_columns = has_amounts || has_labels || !rec.lock_owners.empty();
   rec.alloc_intervals = totals.alloc_intervals;
   std::sort(rec.alloc_intervals.begin(), rec.alloc_intervals.end());
   const bool out_of_order = addLiveEvents(rec, totals) || totals.out_of_order;
+  const bool has_columns = has_amounts || has_labels || !rec.lock_owners.empty() || !rec.freed_ns.empty();
   // Writers may emit events slightly out of order (a trace's events are written after the
   // samples taken meanwhile); statistics that follow a thread from event to event (call
   // counts) need time order. The columns follow their events.
@@ -341,6 +348,7 @@ void finishEvents(Recording& rec, const DecodedEvents& totals) {
     for (std::vector<uint64_t>& column : rec.amounts) permute(column, order);
     for (std::vector<uint32_t>& column : rec.labels) permute(column, order);
     permute(rec.lock_owners, order);
+    permute(rec.freed_ns, order);
   }
   std::stable_sort(rec.histograms.begin(), rec.histograms.end(),
                    [](const HistogramPoint& a, const HistogramPoint& b) { return a.time_ns < b.time_ns; });

@@ -38,7 +38,7 @@ struct DecodedEvents {
   std::array<std::vector<std::pair<size_t, uint64_t>>, kAmountColumns> amounts;
   std::array<std::vector<std::pair<size_t, uint32_t>>, kLabelColumns> labels;  // the same for labels
   std::vector<std::pair<size_t, uint64_t>> tags;  // (index, tag): alloc events whose deaths are followed
-  std::vector<uint64_t> freed;                    // tags of the objects freed in the window
+  std::vector<std::pair<uint64_t, int64_t>> freed;  // (tag, time): the objects freed in the window
   std::vector<uint64_t> alloc_intervals;          // distinct, in order of appearance
   std::vector<std::pair<size_t, LockOwner>> owners;                            // and for lock owners
   std::vector<HistogramPoint> histograms;

@@ -116,6 +116,11 @@ struct Recording {
   // The alloc trace's mean sampling intervals (bytes) in the window, ascending: one, unless
   // it changed while recording. What the objects and bytes metrics were scaled with.
   std::vector<uint64_t> alloc_intervals;
+  // When the object of an alloc event was freed, for objects whose deaths the live trace
+  // followed: empty (none followed) or parallel to `events`; kNotFreed for objects not freed in
+  // the window and for events of other kinds.
+  static constexpr int64_t kNotFreed = std::numeric_limits<int64_t>::max();
+  std::vector<int64_t> freed_ns;
   // Lock events' owners: empty (none known) or parallel to `events`.
   std::vector<LockOwner> lock_owners;
   uint32_t kinds_seen = 0;  // bit per EventKind with events in `events`: the loader keeps it

@@ -34,6 +34,8 @@ Command addExportCommand(CLI::App& parent);
 Command addFlameCommand(CLI::App& parent);
 Command addDiffCommand(CLI::App& parent);
 Command addGraphCommand(CLI::App& parent);
+Command addTimelineCommand(CLI::App& parent);
+Command addSummaryCommand(CLI::App& parent);
 
 // Parses a duration such as "10ms" or "1h40m" given to `option`; throws UserError.
 int64_t parseDurationOption(const std::string& text, std::string_view option);

@@ -7,6 +7,7 @@
 #include "cli/command.h"
 #include "cli/selection_args.h"
 #include "export/chrome_trace.h"
+#include "export/profilerj_xml.h"
 #include "export/stack_exports.h"
 
 namespace stackscope::cli {
@@ -37,6 +38,7 @@ int runExport(const ExportArgs& args) {
                                         : 0};
   writeOutput(args.output, [&](std::ostream& out) {
     if (args.format == "chrome") exporting::writeChromeTrace(out, selected->recording, selected->scope.keep, meta.name);
+    else if (args.format == "profilerj-xml") exporting::writeProfilerJXml(out, selected->recording, selected->scope.keep, meta.name);
     else if (args.format == "collapsed") exporting::writeCollapsed(out, profile);
     else if (args.format == "pprof") out << exporting::pprofBytes(profile, meta);
     else exporting::writeSpeedscope(out, profile, meta);
@@ -56,12 +58,16 @@ Command addExportCommand(CLI::App& parent) {
       "  speedscope  speedscope's JSON file format: open it at speedscope.app or in its local viewer\n"
       "  chrome      trace-event JSON (Perfetto's UI, chrome://tracing): every event with a duration\n"
       "              (gc pauses, lock and wait times) on its thread's track, and the markers\n"
+      "  profilerj-xml  the ProfilerJ snapshot format: <sampler> per thread (samples running and in\n"
+      "              any state, CPU and elapsed time, the call tree) and <memory> per thread and class\n"
+      "              (objects live at the end and the most live at once, from the alloc/live traces);\n"
+      "              --event and --metric do not apply\n"
       "Values are in the chosen metric (--event, --metric; see `stackscope report --help`); pprof\n"
       "also carries the samples. --from/--to/--snapshot/--where narrow the events as in report.");
   addSelectionOptions(*cmd, args->selection);
-  cmd->add_option("--format", args->format, "collapsed, pprof, speedscope or chrome")
+  cmd->add_option("--format", args->format, "collapsed, pprof, speedscope, chrome or profilerj-xml")
       ->required()
-      ->check(CLI::IsMember({"collapsed", "pprof", "speedscope", "chrome"}));
+      ->check(CLI::IsMember({"collapsed", "pprof", "speedscope", "chrome", "profilerj-xml"}));
   cmd->add_option("-o,--output", args->output, "The file to write ('-': standard output)")->required();
   cmd->add_flag("--lines", args->lines, "One frame per method and source line");
   return {cmd, [args] { return runExport(*args); }};

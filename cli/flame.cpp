@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "analysis/stack_profile.h"
+#include "analysis/tree_diff.h"
 #include "cli/command.h"
 #include "cli/selection_args.h"
 #include "export/flame_html.h"
@@ -16,8 +17,23 @@ namespace {
 struct FlameArgs {
   SelectionArgs selection;
   std::string output;
+  std::string baseline;  // flame --baseline: the differential graph against this recording
+  std::string baseline_snapshot;
   bool lines = false;
 };
+
+// One kind and metric, the new side's tree coloured by its change from the baseline's.
+int runDiffFlame(const FlameArgs& args, const SelectedEvents& next, const exporting::FlameOptions& options) {
+  const std::unique_ptr<SelectedEvents> base = selectBaseline(args.selection, args.baseline, args.baseline_snapshot, next);
+  for (const std::string& note : base->notes) std::cerr << "stackscope: note: baseline: " << note << "\n";
+  const analysis::DiffTree tree = analysis::diffTrees(analysis::stackProfile(base->recording, base->scope, args.lines),
+                                                      analysis::stackProfile(next.recording, next.scope, args.lines));
+  const std::string base_name = args.baseline + (args.baseline_snapshot.empty() ? "" : " --snapshot " + args.baseline_snapshot);
+  writeOutput(args.output, [&](std::ostream& out) {
+    exporting::writeDiffFlameHtml(out, {&tree, next.scope.kind, next.scope.metric, base_name}, options);
+  });
+  return 0;
+}
 
 int runFlame(const FlameArgs& args) {
   const std::unique_ptr<SelectedEvents> selected = selectEvents(args.selection);
@@ -29,6 +45,7 @@ int runFlame(const FlameArgs& args) {
     if (!part->empty()) options.title += "  " + *part;
   if (!args.selection.from.empty() || !args.selection.to.empty())
     options.title += "  [" + args.selection.from + ", " + args.selection.to + ")";
+  if (!args.baseline.empty()) return runDiffFlame(args, *selected, options);
   for (analysis::EventKind kind : selected->recording.eventKinds()) {
     exporting::FlameKind flame{kind, {}, {}};
     for (const analysis::MetricInfo& metric : analysis::eventKindInfo(kind).metrics) {
@@ -55,9 +72,14 @@ Command addFlameCommand(CLI::App& parent) {
       "The page works offline and holds every kind of event the recording has, each in all its\n"
       "metrics (chosen in the page; --event and --metric pick the one shown first). Click a frame to\n"
       "zoom, search with a regular expression (the share of the total the matches hold is shown),\n"
-      "reverse it to see callers. --from/--to/--snapshot/--where narrow the events as in report.");
+      "reverse it to see callers. --from/--to/--snapshot/--where narrow the events as in report.\n"
+      "--baseline BASE.ssr draws the differential graph of the chosen kind and metric: the frames of\n"
+      "this recording coloured by how their share of the total changed from BASE's (red: larger,\n"
+      "blue: smaller); --baseline-snapshot picks a part of BASE (BASE may be this same file).");
   addSelectionOptions(*cmd, args->selection);
   cmd->add_option("-o,--output", args->output, "The HTML file to write")->required();
+  cmd->add_option("--baseline", args->baseline, "Colour the frames by their change from this recording's");
+  cmd->add_option("--baseline-snapshot", args->baseline_snapshot, "The baseline's snapshot (see --snapshot)");
   cmd->add_flag("--lines", args->lines, "One frame per method and source line");
   return {cmd, [args] { return runFlame(*args); }};
 }

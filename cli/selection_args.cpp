@@ -147,6 +147,18 @@ std::unique_ptr<SelectedEvents> selectEvents(const SelectionArgs& args) {
   return selected;
 }
 
+std::unique_ptr<SelectedEvents> selectBaseline(const SelectionArgs& args, const std::string& base_file,
+                                               const std::string& base_snapshot, const SelectedEvents& next) {
+  SelectionArgs base_args = args;
+  base_args.file = base_file;
+  base_args.snapshot = base_snapshot;
+  std::unique_ptr<SelectedEvents> base = selectEvents(base_args);
+  if (base->scope.kind != next.scope.kind || base->scope.metric != next.scope.metric)
+    throw UserError(std::string("the two sides count different events (") + analysis::eventKindName(base->scope.kind) +
+                    " and " + analysis::eventKindName(next.scope.kind) + "): give --event and --metric");
+  return base;
+}
+
 void writeOutput(const std::string& path, const std::function<void(std::ostream&)>& write) {
   if (path == "-") {
     write(std::cout);

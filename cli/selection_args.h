@@ -59,6 +59,12 @@ struct SelectedEvents {
 // Throws UserError. The scope's predicate refers to `recording`: keep the object where it is.
 std::unique_ptr<SelectedEvents> selectEvents(const SelectionArgs& args);
 
+// The base side of a comparison (diff, flame --baseline): the same options as the new side's
+// `args` but the file and the snapshot. Both sides must count the same kind of event in the same
+// metric: a UserError says so otherwise.
+std::unique_ptr<SelectedEvents> selectBaseline(const SelectionArgs& args, const std::string& base_file,
+                                               const std::string& base_snapshot, const SelectedEvents& next);
+
 // Writes what `write` prints to the file `path` ("-": standard output); throws UserError when
 // the file cannot be opened or written.
 void writeOutput(const std::string& path, const std::function<void(std::ostream&)>& write);

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "analysis/method_diff.h"
+#include "analysis/tree_diff.h"
 #include "export/report_header.h"
 
 namespace stackscope::exporting {
@@ -21,5 +22,12 @@ void writeDiffText(std::ostream& out, const analysis::MethodDiff& diff, const Di
 //  "methods": [{method, base_self, new_self, self_change, base_total, new_total, total_change}]}
 // with shares and changes in percent (points).
 Json diffJson(const analysis::MethodDiff& diff, const DiffOptions& options);
+
+// The merged call tree (analysis/tree_diff.h) in depth-first order, the larger share first:
+// per path, each side's total (and self) share and the change in the total's.
+void writeDiffTreeText(std::ostream& out, const analysis::DiffTree& tree, const DiffOptions& options);
+// {"view": "diff-tree", …, "nodes": [{method, level, base_self, new_self, base_total, new_total,
+//  total_change}]} in the same order.
+Json diffTreeJson(const analysis::DiffTree& tree, const DiffOptions& options);
 
 }  // namespace stackscope::exporting

@@ -13,6 +13,12 @@ namespace {
 
 using nlohmann::json;
 
+json metricsJson(const std::vector<const analysis::MetricInfo*>& metrics) {
+  json out = json::array();
+  for (const analysis::MetricInfo* metric : metrics) out.push_back({{"name", metric->name}, {"unit", analysis::unitName(metric->unit)}});
+  return out;
+}
+
 // The call tree of one kind as nodes [frame, parent, [self value per metric]], parents before
 // their children (node 0 is the root, "all", with frame -1), built from the profiles' stacks:
 // every profile of a kind has the same stacks in the same order, only their values differ.
@@ -45,18 +51,31 @@ json kindJson(const FlameKind& kind) {
   json nodes = json::array();
   for (size_t n = 0; n < tree.size(); ++n) nodes.push_back({tree[n].first, tree[n].second, self[n]});
 
-  json metrics = json::array();
-  for (const analysis::MetricInfo* metric : kind.metrics) metrics.push_back({{"name", metric->name}, {"unit", analysis::unitName(metric->unit)}});
   return {{"event", analysis::eventKindName(kind.kind)}, {"what", analysis::eventKindInfo(kind.kind).what},
-          {"metrics", std::move(metrics)}, {"frames", std::move(frames)}, {"nodes", std::move(nodes)}};
+          {"metrics", metricsJson(kind.metrics)}, {"frames", std::move(frames)}, {"nodes", std::move(nodes)}};
 }
 
-}  // namespace
+// The merged tree as a kind of the page: nodes [frame, parent, [new self], [baseline self]].
+json diffKindJson(const FlameBaseline& baseline) {
+  const analysis::DiffTree& tree = *baseline.tree;
+  json frames = json::array();
+  json nodes = json::array();
+  std::map<std::pair<std::string, analysis::ProfileFrameKind>, size_t> frame_of;
+  for (size_t i = 0; i < tree.nodes.size(); ++i) {
+    const analysis::DiffTreeNode& n = tree.nodes[i];
+    int64_t frame = -1;
+    if (i != analysis::DiffTree::kRoot) {
+      auto [it, added] = frame_of.try_emplace({n.name, n.kind}, frames.size());
+      if (added) frames.push_back({n.name, analysis::profileFrameKindName(n.kind)});
+      frame = static_cast<int64_t>(it->second);
+    }
+    nodes.push_back({frame, n.parent, json::array({n.next_self}), json::array({n.base_self})});
+  }
+  return {{"event", analysis::eventKindName(baseline.kind)}, {"what", analysis::eventKindInfo(baseline.kind).what},
+          {"metrics", metricsJson({baseline.metric})}, {"frames", std::move(frames)}, {"nodes", std::move(nodes)}};
+}
 
-void writeFlameHtml(std::ostream& out, const std::vector<FlameKind>& kinds, const FlameOptions& options) {
-  json data = {{"title", options.title}, {"initialKind", options.initial_kind}, {"initialMetric", options.initial_metric},
-               {"kinds", json::array()}};
-  for (const FlameKind& kind : kinds) data["kinds"].push_back(kindJson(kind));
+void writePage(std::ostream& out, const json& data) {
   // Inside <script> the only sequence that ends it early is "</": JSON lets "/" be escaped.
   std::string text = data.dump();
   for (size_t at = text.find("</"); at != std::string::npos; at = text.find("</", at + 3)) text.replace(at, 2, "<\\/");
@@ -65,6 +84,30 @@ void writeFlameHtml(std::ostream& out, const std::vector<FlameKind>& kinds, cons
   const size_t at = page.find(placeholder);
   if (at == std::string::npos) throw std::logic_error("flame_template.html has no data placeholder");
   out << page.substr(0, at) << text << page.substr(at + placeholder.size());
+}
+
+}  // namespace
+
+void writeFlameHtml(std::ostream& out, const std::vector<FlameKind>& kinds, const FlameOptions& options) {
+  json data = {{"title", options.title}, {"initialKind", options.initial_kind}, {"initialMetric", options.initial_metric},
+               {"kinds", json::array()}};
+  for (const FlameKind& kind : kinds) data["kinds"].push_back(kindJson(kind));
+  writePage(out, data);
+}
+
+void writeDiffFlameHtml(std::ostream& out, const FlameBaseline& baseline, const FlameOptions& options) {
+  const analysis::DiffTree& tree = *baseline.tree;
+  // What the baseline held on paths the new side never took: not drawable, so told.
+  uint64_t base_only = 0;
+  for (const analysis::DiffTreeNode& n : tree.nodes)
+    if (n.next_total == 0 && n.base_total > 0 && (n.parent == analysis::DiffTree::kRoot || tree.nodes[n.parent].next_total > 0))
+      base_only += n.base_total;
+  json data = {{"title", options.title},
+               {"initialKind", 0},
+               {"initialMetric", 0},
+               {"baseline", {{"name", baseline.base_name}, {"total", tree.base.value}, {"onlyInBaseline", base_only}}},
+               {"kinds", json::array({diffKindJson(baseline)})}};
+  writePage(out, data);
 }
 
 }  // namespace stackscope::exporting

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "analysis/stack_profile.h"
+#include "analysis/tree_diff.h"
 
 namespace stackscope::exporting {
 
@@ -27,5 +28,17 @@ struct FlameOptions {
 };
 
 void writeFlameHtml(std::ostream& out, const std::vector<FlameKind>& kinds, const FlameOptions& options);
+
+// The differential flame graph: the new side's call tree drawn as usual (widths are its values),
+// each frame coloured by how its total share changed from the baseline's (red: larger now,
+// blue: smaller). Paths only in the baseline have no width to be drawn; the page says how much
+// of the baseline they held.
+struct FlameBaseline {
+  const analysis::DiffTree* tree = nullptr;
+  analysis::EventKind kind = analysis::EventKind::Cpu;
+  const analysis::MetricInfo* metric = nullptr;
+  std::string base_name;  // the baseline's file (and snapshot), as the user named it
+};
+void writeDiffFlameHtml(std::ostream& out, const FlameBaseline& baseline, const FlameOptions& options);
 
 }  // namespace stackscope::exporting

@@ -1,0 +1,123 @@
+#include "analysis/summary.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "analysis/call_graph.h"
+#include "analysis/call_tree.h"
+#include "analysis/names.h"
+#include "analysis/stack_profile.h"
+#include "analysis/thread_stats.h"
+
+namespace stackscope::analysis {
+
+namespace {
+
+// The library a frame's code is in: a native frame's module ("libjvm.so", "[kernel]"), the JDK,
+// or the application's classes (which jar is not recorded).
+std::string libraryOf(const ProfileFrame& frame) {
+  switch (frame.kind) {
+    case ProfileFrameKind::Jdk: return "JDK";
+    case ProfileFrameKind::Java: return "application classes";
+    case ProfileFrameKind::Native:
+    case ProfileFrameKind::Kernel: return frame.file.empty() ? "native (module unknown)" : frame.file;
+    case ProfileFrameKind::Other: break;
+  }
+  return "pseudo-frames ([stub], [vm], ...)";
+}
+
+// "java.util.HashMap.get" -> "java.util"; "" for a class in no package or a non-Java frame.
+std::string packageOf(const ProfileFrame& frame) {
+  if (frame.kind != ProfileFrameKind::Java && frame.kind != ProfileFrameKind::Jdk) return "";
+  const std::string name = frame.name.substr(0, frame.name.find('('));
+  const size_t method_dot = name.rfind('.');
+  if (method_dot == std::string::npos || method_dot == 0) return "";
+  const size_t class_dot = name.rfind('.', method_dot - 1);
+  return class_dot == std::string::npos ? "(default package)" : name.substr(0, class_dot);
+}
+
+// Self and total per key of a frame (library, package), each event counted once per key.
+template <typename KeyOf>
+std::vector<SummaryPart> partsByKey(const StackProfile& profile, KeyOf key_of) {
+  std::map<std::string, SummaryPart> parts;
+  for (const ProfileStack& stack : profile.stacks) {
+    std::set<std::string> seen;
+    for (uint32_t frame : stack.frames) {
+      const std::string key = key_of(profile.frames[frame]);
+      if (!key.empty() && seen.insert(key).second) parts[key].total += stack.value;
+    }
+    if (stack.frames.empty()) continue;
+    const std::string top = key_of(profile.frames[stack.frames.back()]);
+    if (!top.empty()) parts[top].self += stack.value;
+  }
+  std::vector<SummaryPart> out;
+  for (auto& [name, part] : parts) {
+    part.name = name;
+    out.push_back(part);
+  }
+  std::stable_sort(out.begin(), out.end(), [](const SummaryPart& a, const SummaryPart& b) { return a.total > b.total; });
+  return out;
+}
+
+template <typename T>
+void keepTop(std::vector<T>& items, size_t top) {
+  if (items.size() > top) items.resize(top);
+}
+
+}  // namespace
+
+Summary summarize(const Recording& recording, const EventScope& scope, size_t top) {
+  Summary summary;
+  const StackProfile profile = stackProfile(recording, scope, false);
+  const CallGraph graph = callGraph(profile);
+  summary.totals = graph.totals;
+  summary.methods = graph.nodes.size();
+  summary.calls = graph.edges.size();
+  const auto name_of_node = [&](uint32_t node) { return graph.frames[graph.nodes[node].frame].name; };
+  for (const GraphEdge& e : graph.edges) {
+    summary.call_value += e.value;
+    summary.recursive_value += e.recursive;
+    if (e.recursive > 0) ++summary.recursive_calls;
+  }
+  for (const GraphNode& n : graph.nodes) summary.hottest_methods.push_back({graph.frames[n.frame].name, n.self, n.total});
+  std::sort(summary.hottest_methods.begin(), summary.hottest_methods.end(), [](const SummaryPart& a, const SummaryPart& b) {
+    if (a.self != b.self) return a.self > b.self;
+    return a.total != b.total ? a.total > b.total : a.name < b.name;
+  });
+  keepTop(summary.hottest_methods, top);
+  for (size_t i = 0; i < graph.edges.size() && i < top; ++i) {
+    const GraphEdge& e = graph.edges[i];
+    summary.hottest_calls.push_back({name_of_node(e.caller), name_of_node(e.callee), e.value, e.samples, e.recursive});
+  }
+
+  const CallTree tree = buildCallTree(recording, scope);
+  const MethodNames names(recording);
+  for (uint32_t node = CallTree::kRoot; !tree.nodes[node].children.empty();) {
+    node = tree.nodes[node].children.front();  // the hottest child: children are by Cum
+    summary.hottest_path.push_back({names[tree.nodes[node].method].display, tree.nodes[node].cum});
+  }
+  // The deepest recursion; of equally deep ones, the first by name (the same answer every run).
+  for (size_t i = 1; i < tree.nodes.size(); ++i) {
+    const CallTreeNode& n = tree.nodes[i];
+    if (n.cum == 0 || n.rl == 0 || n.rl + 1 < summary.deepest_recursion) continue;
+    const std::string& name = names[n.method].display;
+    if (n.rl + 1 > summary.deepest_recursion || name < summary.deepest_recursion_method) {
+      summary.deepest_recursion = n.rl + 1;
+      summary.deepest_recursion_method = name;
+    }
+  }
+
+  const ThreadStats threads = computeThreadStats(recording, scope);
+  summary.threads = threads.threads.size();
+  for (const ThreadStat& t : threads.threads) {
+    if (summary.hottest_threads.size() == top) break;
+    summary.hottest_threads.push_back({threadName(recording, t.thread), t.value, t.value});
+  }
+  summary.libraries = partsByKey(profile, libraryOf);
+  summary.packages = partsByKey(profile, packageOf);
+  keepTop(summary.packages, top);
+  return summary;
+}
+
+}  // namespace stackscope::analysis

@@ -1,0 +1,106 @@
+#include "export/summary_report.h"
+
+#include "export/table.h"
+#include "export/text_format.h"
+
+namespace stackscope::exporting {
+
+namespace {
+
+using analysis::percent;
+using analysis::Summary;
+using analysis::SummaryPart;
+using Align = TextTable::Align;
+
+// Which thread started which is not recorded by the agent yet: said, not guessed.
+constexpr const char* kNoThreadParents = "not recorded (the agent does not record which thread started which)";
+constexpr const char* kNoJars = "application classes are not split by jar (the recording does not name them)";
+
+void writeParts(std::ostream& out, const char* title, const std::vector<SummaryPart>& parts, uint64_t whole,
+                const char* what) {
+  if (parts.empty()) return;
+  out << '\n' << title << '\n';
+  TextTable table;
+  table.addColumn("Self%", Align::Right);
+  table.addColumn("Total%", Align::Right);
+  table.addColumn(what, Align::Left);
+  for (const SummaryPart& p : parts) table.addRow({formatPercent(percent(p.self, whole)), formatPercent(percent(p.total, whole)), p.name});
+  table.write(out);
+}
+
+Json partsJson(const std::vector<SummaryPart>& parts, uint64_t whole) {
+  Json out = Json::array();
+  for (const SummaryPart& p : parts)
+    out.push_back({{"name", p.name}, {"self", p.self}, {"total", p.total}, {"self_pct", jsonPercent(p.self, whole)},
+                   {"total_pct", jsonPercent(p.total, whole)}});
+  return out;
+}
+
+}  // namespace
+
+void writeSummaryText(std::ostream& out, const analysis::Recording& recording, const ReportOptions& options,
+                      const Summary& s) {
+  writeTextHeader(out, recording, options, s.totals);
+  const uint64_t whole = s.totals.value;
+  out << "\nCall graph:        " << s.methods << " methods, " << s.calls << " calls (caller -> callee), "
+      << s.recursive_calls << " of them recursive: " << formatPercent(percent(s.recursive_value, s.call_value))
+      << " of the calls' value\n";
+  out << "Deepest recursion: ";
+  if (s.deepest_recursion_method.empty()) out << "none\n";
+  else out << s.deepest_recursion_method << ", " << s.deepest_recursion << " times on one stack\n";
+  out << "Threads:           " << s.threads << "; which started which: " << kNoThreadParents << "\n";
+  if (!s.hottest_path.empty()) {
+    out << "\nHottest path (the hottest callee at each step)\n";
+    TextTable path;
+    path.addColumn("Total%", Align::Right);
+    path.addColumn("Method", Align::Left);
+    for (size_t i = 0; i < s.hottest_path.size(); ++i)
+      path.addRow({formatPercent(percent(s.hottest_path[i].total, whole)), std::string(2 * i, ' ') + s.hottest_path[i].name});
+    path.write(out);
+  }
+  writeParts(out, "Hottest methods", s.hottest_methods, whole, "Method");
+  if (!s.hottest_calls.empty()) {
+    out << "\nHottest calls\n";
+    TextTable calls;
+    calls.addColumn("Value%", Align::Right);
+    calls.addColumn("Count", Align::Right);
+    calls.addColumn("Recursive%", Align::Right);
+    calls.addColumn("Caller -> callee", Align::Left);
+    for (const auto& c : s.hottest_calls)
+      calls.addRow({formatPercent(percent(c.value, whole)), std::to_string(c.samples), formatPercent(percent(c.recursive, c.value)),
+                    c.caller + " -> " + c.callee});
+    calls.write(out);
+  }
+  writeParts(out, "Hottest threads", s.hottest_threads, whole, "Thread");
+  writeParts(out, "Libraries", s.libraries, whole, "Library");
+  out << "(" << kNoJars << ")\n";
+  writeParts(out, "Packages", s.packages, whole, "Package");
+}
+
+Json summaryJson(const analysis::Recording& recording, const ReportOptions& options, const Summary& s) {
+  Json out = jsonHeader(recording, options, "summary", s.totals);
+  const uint64_t whole = s.totals.value;
+  Json calls = Json::array();
+  for (const auto& c : s.hottest_calls)
+    calls.push_back({{"caller", c.caller}, {"callee", c.callee}, {"value", c.value}, {"count", c.samples},
+                     {"recursive", c.recursive}, {"value_pct", jsonPercent(c.value, whole)}});
+  Json path = Json::array();
+  for (const auto& step : s.hottest_path)
+    path.push_back({{"method", step.name}, {"total", step.total}, {"total_pct", jsonPercent(step.total, whole)}});
+  out["graph"] = {{"methods", s.methods}, {"calls", s.calls}, {"recursive_calls", s.recursive_calls},
+                  {"calls_value", s.call_value}, {"recursive_value", s.recursive_value}};
+  out["deepest_recursion"] = s.deepest_recursion_method.empty()
+                                 ? Json(nullptr)
+                                 : Json{{"method", s.deepest_recursion_method}, {"times", s.deepest_recursion}};
+  out["hottest_path"] = std::move(path);
+  out["hottest_methods"] = partsJson(s.hottest_methods, whole);
+  out["hottest_calls"] = std::move(calls);
+  out["threads"] = {{"count", s.threads}, {"hottest", partsJson(s.hottest_threads, whole)}, {"parents", nullptr},
+                    {"parents_note", kNoThreadParents}};
+  out["libraries"] = partsJson(s.libraries, whole);
+  out["libraries_note"] = kNoJars;
+  out["packages"] = partsJson(s.packages, whole);
+  return out;
+}
+
+}  // namespace stackscope::exporting
