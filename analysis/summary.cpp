@@ -14,6 +14,8 @@ namespace stackscope::analysis {
 
 namespace {
 
+constexpr double kPathShareFloor = 1.0;  // percent of the total
+
 // The library a frame's code is in: a native frame's module ("libjvm.so", "[kernel]"), the JDK,
 // or the application's classes (which jar is not recorded).
 std::string libraryOf(const ProfileFrame& frame) {
@@ -93,8 +95,11 @@ Summary summarize(const Recording& recording, const EventScope& scope, size_t to
 
   const CallTree tree = buildCallTree(recording, scope);
   const MethodNames names(recording);
+  // Down the hottest child (children are by Cum) while it holds a visible share: a path that
+  // goes on through crumbs of 0.01 % says nothing.
   for (uint32_t node = CallTree::kRoot; !tree.nodes[node].children.empty();) {
-    node = tree.nodes[node].children.front();  // the hottest child: children are by Cum
+    node = tree.nodes[node].children.front();
+    if (percent(tree.nodes[node].cum, summary.totals.value) < kPathShareFloor) break;
     summary.hottest_path.push_back({names[tree.nodes[node].method].display, tree.nodes[node].cum});
   }
   // The deepest recursion; of equally deep ones, the first by name (the same answer every run).

@@ -40,7 +40,7 @@ struct Summary {
   uint64_t recursive_value = 0;
   std::vector<SummaryPart> hottest_methods;  // by self
   std::vector<SummaryCall> hottest_calls;    // by value
-  std::vector<SummaryStep> hottest_path;     // from the root, the hottest callee each step
+  std::vector<SummaryStep> hottest_path;     // from the root, the hottest callee each step, while >= 1 %
   std::string deepest_recursion_method;      // the method most often on one stack ("" = none)
   uint32_t deepest_recursion = 0;            // how many times it was on that stack
   size_t threads = 0;

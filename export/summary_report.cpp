@@ -50,7 +50,7 @@ void writeSummaryText(std::ostream& out, const analysis::Recording& recording, c
   else out << s.deepest_recursion_method << ", " << s.deepest_recursion << " times on one stack\n";
   out << "Threads:           " << s.threads << "; which started which: " << kNoThreadParents << "\n";
   if (!s.hottest_path.empty()) {
-    out << "\nHottest path (the hottest callee at each step)\n";
+    out << "\nHottest path (the hottest callee at each step, while it holds 1% or more)\n";
     TextTable path;
     path.addColumn("Total%", Align::Right);
     path.addColumn("Method", Align::Left);
