@@ -80,6 +80,7 @@ int runTimeline(const TimelineArgs& args) {
                                            args.bins, args.series);
   picture.status = analysis::statusSeries(rec, selected->selection, selected->scope.keep);
   picture.pauses = gcPauses(rec, selected->scope.keep);
+  for (const analysis::HistogramPoint& h : rec.histograms) picture.heap_walks.push_back({h.time_ns, h.pause_ns, ""});
   std::vector<analysis::MarkerEvent> markers;
   for (const auto& m : rec.markers) markers.push_back({m.time_ns, m.thread, m.kind, rec.string(m.name)});
   picture.snapshots = snapshotBands(args.selection.file, rec, markers);
@@ -103,7 +104,8 @@ Command addTimelineCommand(CLI::App& parent) {
       "One time axis, from top to bottom: the selected events per second (--event, --metric) stacked\n"
       "by thread state or by thread (--by); the process's and the machine's CPU load, the heap used and\n"
       "committed, and the time in GC, from the status reports; each GC pause when the gc trace ran;\n"
-      "point markers as dashed lines; snapshots (saved ones and begin/end marker pairs) as bars.\n"
+      "each class histogram's pause (histo=); point markers as dashed lines; snapshots (saved ones and\n"
+      "begin/end marker pairs) as bars.\n"
       "-o timeline.svg writes the picture; -o timeline.html the same in a page (offline, no script);\n"
       "--json prints the data (to -o, or standard output).");
   addSelectionOptions(*cmd, args->selection);

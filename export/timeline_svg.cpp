@@ -180,6 +180,23 @@ void gcTrack(Svg& svg, const TimelinePicture& p, double top) {
   svg.out() << "</g>\n";
 }
 
+// The class histograms' heap walks: each a bar as tall as the VM stood still for it.
+void heapWalkTrack(Svg& svg, const TimelinePicture& p, double top) {
+  int64_t longest = 1;
+  for (const auto& walk : p.heap_walks) longest = std::max(longest, walk.duration_ns);
+  svg.frame(top, "class histograms", "longest pause " + formatDuration(longest));
+  svg.out() << R"(<g id="histograms">)" << '\n';
+  for (const auto& walk : p.heap_walks) {
+    const double h = static_cast<double>(walk.duration_ns) / static_cast<double>(longest) * kTrack;
+    const double x0 = svg.x(walk.time_ns), w = std::max(1.0, svg.x(walk.time_ns + walk.duration_ns) - x0);
+    svg.out() << fmt::format(R"(<rect class="pause" x="{:.1f}" y="{:.1f}" width="{:.1f}" height="{:.1f}" fill="#9c755f">)", x0,
+                             top + kTrack - h, w, h)
+              << "<title>class histogram: the VM stopped " << formatDuration(walk.duration_ns) << " at "
+              << formatDuration(walk.time_ns) << "</title></rect>\n";
+  }
+  svg.out() << "</g>\n";
+}
+
 void snapshotRows(Svg& svg, const TimelinePicture& p, double top) {
   svg.out() << R"(<g id="snapshots">)" << '\n';
   for (size_t i = 0; i < p.snapshots.size(); ++i) {
@@ -221,7 +238,7 @@ void axisAndMarkers(Svg& svg, const TimelinePicture& p, double tracks_bottom) {
 
 void writeTimelineSvg(std::ostream& out, const TimelinePicture& p) {
   const bool status = !p.status.empty();
-  const size_t tracks = 1 + (status ? 2 : 0) + ((status || !p.pauses.empty()) ? 1 : 0);
+  const size_t tracks = 1 + (status ? 2 : 0) + ((status || !p.pauses.empty()) ? 1 : 0) + (p.heap_walks.empty() ? 0 : 1);
   const double tracks_bottom = kTop + 20 + static_cast<double>(tracks) * (kTrack + kGap) - kGap;
   const double height = tracks_bottom + 30 + static_cast<double>(p.snapshots.size()) * kBandRow + 10;
   out << fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" width="{0}" height="{1:.0f}" viewBox="0 0 {0} {1:.0f}" font-family="sans-serif" font-size="11">)",
@@ -237,7 +254,11 @@ void writeTimelineSvg(std::ostream& out, const TimelinePicture& p) {
     heapTrack(svg, p, top);
     top += kTrack + kGap;
   }
-  if (status || !p.pauses.empty()) gcTrack(svg, p, top);
+  if (status || !p.pauses.empty()) {
+    gcTrack(svg, p, top);
+    top += kTrack + kGap;
+  }
+  if (!p.heap_walks.empty()) heapWalkTrack(svg, p, top);
   axisAndMarkers(svg, p, tracks_bottom);
   snapshotRows(svg, p, tracks_bottom + 30);
   out << "</svg>\n";
@@ -264,6 +285,8 @@ Json timelineJson(const TimelinePicture& p) {
   Json pauses = Json::array();
   for (const auto& pause : p.pauses)
     pauses.push_back({{"time_ns", pause.time_ns}, {"duration_ns", pause.duration_ns}, {"collector", pause.collector}});
+  Json heap_walks = Json::array();
+  for (const auto& walk : p.heap_walks) heap_walks.push_back({{"time_ns", walk.time_ns}, {"pause_ns", walk.duration_ns}});
   Json snapshots = Json::array();
   for (const auto& band : p.snapshots) {
     Json intervals = Json::array();
@@ -285,6 +308,7 @@ Json timelineJson(const TimelinePicture& p) {
           {"series", std::move(series)},
           {"status", std::move(status)},
           {"gc_pauses", std::move(pauses)},
+          {"histogram_pauses", std::move(heap_walks)},
           {"snapshots", std::move(snapshots)},
           {"markers", std::move(markers)}};
 }

@@ -31,6 +31,7 @@ struct TimelinePicture {
     std::string collector;
   };
   std::vector<Pause> pauses;  // with the gc trace; without, the status reports' GC time
+  std::vector<Pause> heap_walks;  // the class histograms' pauses (histo=), when any
   struct Band {
     std::string name;
     std::vector<analysis::TimeWindow> intervals;

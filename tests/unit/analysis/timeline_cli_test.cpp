@@ -138,6 +138,29 @@ TEST_F(TimelineCli, GcPausesOfTheGcTraceAreBars) {
   EXPECT_NEAR(bars[0]->DoubleAttribute("height") * 2, bars[1]->DoubleAttribute("height"), 0.2);
 }
 
+TEST_F(TimelineCli, ClassHistogramPausesHaveATrackOfTheirOwn) {
+  format::RecordingWriter w;
+  ASSERT_TRUE(w.open(dir_.file("histo.ssr")));
+  writeTestInfo(w, "cpu", 0, 1);
+  w.writeMethod({1, w.internString("byte[]"), w.internString(""), w.internString(""), 0, {}});
+  const format::Frame cls{1, 0};
+  const uint32_t stack = w.internStack(&cls, 1);
+  w.writeClassHistogram({10 * kMs, 2 * kMs, {{stack, 10, 160}}});
+  w.writeClassHistogram({30 * kMs, 8 * kMs, {{stack, 20, 320}}});
+  ASSERT_TRUE(w.finish(50 * kMs));
+  const CliResult r = run("timeline histo.ssr --json --from 20ms");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["histogram_pauses"].size(), 1u) << "the one in the window";
+  EXPECT_EQ(j["histogram_pauses"][0]["pause_ns"], 8 * kMs);
+  ASSERT_EQ(run("timeline histo.ssr -o h.svg").exit_code, 0);
+  tinyxml2::XMLDocument doc;
+  ASSERT_EQ(doc.LoadFile(dir_.file("h.svg").c_str()), tinyxml2::XML_SUCCESS) << doc.ErrorStr();
+  const auto bars = elements(doc.FirstChildElement("svg"), "histograms", "rect");
+  ASSERT_EQ(bars.size(), 2u);
+  EXPECT_NEAR(bars[0]->DoubleAttribute("height") * 4, bars[1]->DoubleAttribute("height"), 0.2) << "2 ms against 8 ms";
+}
+
 TEST_F(TimelineCli, HtmlHoldsThePictureAndBadOutputsAreRefused) {
   ASSERT_EQ(run("timeline ref.ssr -o t.html").exit_code, 0);
   const std::string html = readFile(dir_.file("t.html"));
