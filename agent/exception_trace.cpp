@@ -48,7 +48,7 @@ void ExceptionTrace::onCreated(JNIEnv* jni, jobject throwable) {
   if (!start(jni, created)) return;
   created.created = true;
   created.class_name = classNameOf(jvmti_, jni, throwable);
-  created.frames = nativeCallerStack(jvmti_, jni);
+  created.frames = callingThreadStack(jvmti_, jni);
   queue_.push(std::move(created));
 }
 

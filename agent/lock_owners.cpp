@@ -17,7 +17,7 @@ void LockOwners::look(JNIEnv* jni, int64_t now) {
     if (jni->ExceptionCheck()) jni->ExceptionClear();
   }
   // Every local reference made below goes with this frame: the writer thread never returns to Java.
-  if (jni->PushLocalFrame(2 * kMaxLooksPerDrain + 8) != JNI_OK) return;
+  if (jni->PushLocalFrame(4 * kMaxLooksPerDrain + 8) != JNI_OK) return;
   going_on_.clear();
   std::vector<Waiter> waiters;
   // Under the registry's mutex only the slots are read and local references made: the
@@ -35,25 +35,38 @@ void LockOwners::look(JNIEnv* jni, int64_t now) {
       waiters.push_back({wait, source, static_cast<jthread>(jni->NewLocalRef(slot->thread_ref))});
     }
   });
+  // Waiters of one lock share its owner, and an owner's stack is taken once: one safepoint
+  // per contended monitor and one handshake per owner in a look, however many wait.
+  seen_monitors_.clear();
+  std::map<uint32_t, std::vector<RawFrame>> owner_stacks;
   for (const Waiter& waiter : waiters) {
     LockCulprit& culprit = culprits_[waiter.wait];  // even when none is found: one look per wait
     jthread owner = nullptr;
     culprit.owner = ownerOf(jni, waiter, owner);
     if (culprit.owner == 0) continue;
-    culprit.frames = jvmtiStack(jvmti_, owner);
+    auto [stack, first] = owner_stacks.try_emplace(culprit.owner);
+    if (first) stack->second = jvmtiStack(jvmti_, owner);
+    culprit.frames = stack->second;
   }
   jni->PopLocalFrame(nullptr);
+}
+
+jthread LockOwners::monitorOwner(JNIEnv* jni, jobject monitor) {
+  for (const auto& [seen, owner] : seen_monitors_)
+    if (jni->IsSameObject(seen, monitor)) return owner;
+  jvmtiMonitorUsage usage{};
+  if (jvmti_->GetObjectMonitorUsage(monitor, &usage) != JVMTI_ERROR_NONE) return nullptr;
+  jvmti_->Deallocate(reinterpret_cast<unsigned char*>(usage.waiters));
+  jvmti_->Deallocate(reinterpret_cast<unsigned char*>(usage.notify_waiters));
+  seen_monitors_.emplace_back(monitor, usage.owner);
+  return usage.owner;
 }
 
 uint32_t LockOwners::ownerOf(JNIEnv* jni, const Waiter& waiter, jthread& owner) {
   if (waiter.source == WaitSource::MonitorEnter) {
     jobject monitor = nullptr;
     if (jvmti_->GetCurrentContendedMonitor(waiter.thread, &monitor) != JVMTI_ERROR_NONE || !monitor) return 0;
-    jvmtiMonitorUsage usage{};
-    if (jvmti_->GetObjectMonitorUsage(monitor, &usage) != JVMTI_ERROR_NONE) return 0;
-    owner = usage.owner;
-    jvmti_->Deallocate(reinterpret_cast<unsigned char*>(usage.waiters));
-    jvmti_->Deallocate(reinterpret_cast<unsigned char*>(usage.notify_waiters));
+    owner = monitorOwner(jni, monitor);
   } else {
     owner = trace_.exclusiveOwner(jni, trace_.parkBlocker(jni, waiter.thread));
   }

@@ -4,10 +4,10 @@
 // waiting threads nothing and the program only a look per long wait:
 //   a monitor: GetCurrentContendedMonitor(waiter), then GetObjectMonitorUsage(monitor).owner
 //     (HotSpot runs the latter as a VM operation at a safepoint: a pause of the order of
-//     tens of microseconds, once per wait that lasts a drain period);
+//     tens of microseconds, once per monitor and look, shared by its waiters);
 //   a park: the waiter's parkBlocker, when it is an AbstractOwnableSynchronizer, its
 //     exclusiveOwnerThread (plain field reads);
-//   then GetStackTrace(owner) (a handshake with the owner alone).
+//   then GetStackTrace(owner) (a handshake with the owner alone; once per owner and look).
 // A wait shorter than the drain period may end before the look and then has no owner; waits
 // (Object.wait, parks on conditions) have none by nature: the thread that will notify is not
 // known until it does.
@@ -57,6 +57,8 @@ class LockOwners {
     jthread thread;  // a local reference of the writer thread
   };
   uint32_t ownerOf(JNIEnv* jni, const Waiter& waiter, jthread& owner_ref);
+  // The owner of `monitor` (a local reference or null), looked up once per look.
+  jthread monitorOwner(JNIEnv* jni, jobject monitor);
   uint32_t registryIdOf(JNIEnv* jni, jthread thread);
 
   jvmtiEnv* jvmti_;
@@ -64,6 +66,7 @@ class LockOwners {
   LockTrace& trace_;
   std::map<WaitId, LockCulprit> culprits_;
   std::vector<WaitId> going_on_;  // the waits the last look saw
+  std::vector<std::pair<jobject, jthread>> seen_monitors_;  // this look's monitors and their owners (local references)
   jfieldID thread_id_ = nullptr;  // java.lang.Thread.tid
   bool bound_ = false;
 };

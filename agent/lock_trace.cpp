@@ -71,7 +71,8 @@ void LockTrace::end(JNIEnv* jni, jobject object) {
     }
     if (lock) wait.class_name = classNameOf(jvmti, jni, lock);
     if (lock && lock != object) jni->DeleteLocalRef(lock);
-    wait.frames = jvmtiStack(jvmti, nullptr);
+    // A park runs in the wrapped native, where the cheaper walk works (jvmti_stack.h).
+    wait.frames = source == WaitSource::Park ? callingThreadStack(jvmti, jni) : jvmtiStack(jvmti, nullptr);
     queue_.push(std::move(wait));
   } else if (now - start >= threshold_ns_) {
     queue_.drop();
