@@ -27,6 +27,7 @@
 #include "agent/method_resolver.h"
 #include "agent/native_threads.h"
 #include "agent/options.h"
+#include "agent/raw_stack_cache.h"
 #include "agent/sample_slot.h"
 #include "agent/status.h"
 #include "agent/thread_registry.h"
@@ -82,8 +83,10 @@ class WriterThread {
   void drainTraces(JNIEnv* jni, bool last);
   void drainAllocs(JNIEnv* jni);
   // The stack of a trace's event taken with GetStackTrace, with `top` (a method id, 0 = none)
-  // above its frames, less the `skip` innermost ones: its id in the recording.
-  uint32_t traceStack(JNIEnv* jni, uint32_t top, const std::vector<RawFrame>& frames, size_t skip = 0);
+  // above its frames: its id in the recording. `construction`: a created exception's trace,
+  // whose construction frames are left out (exception_trace.h).
+  uint32_t traceStack(JNIEnv* jni, uint32_t top, const std::vector<RawFrame>& frames,
+                      ExceptionTrace* construction = nullptr);
   void drainLocks(JNIEnv* jni);
   void ensureThreadRecord(uint32_t thread);
   // Writes the Annotation record of `id` the first time an event uses it: only the
@@ -108,6 +111,7 @@ class WriterThread {
   std::vector<LockWait> lock_batch_;
   std::vector<Histogram> histogram_batch_;
   std::vector<format::Frame> frames_;
+  RawStackCache stack_cache_;  // the traces' stacks already interned (traceStack)
   std::unordered_set<uint32_t> threads_written_;
   std::vector<bool> annotations_written_;  // by annotation id
   std::unordered_map<uint32_t, uint32_t> last_stack_;  // thread -> its last captured stack

@@ -21,8 +21,7 @@ void WriterThread::drainTraces(JNIEnv* jni, bool last) {
       if (thrown.thread != 0) ensureThreadRecord(thrown.thread);
       const uint32_t top = methods_.namedId(exceptionFrameName(thrown.class_name, thrown.uncaught));
       // A created exception's stack begins at the code that created it (exception_trace.h).
-      const size_t skip = thrown.created ? exceptions->constructionFrames(jni, thrown.frames) : 0;
-      const uint32_t stack = traceStack(jni, top, thrown.frames, skip);
+      const uint32_t stack = traceStack(jni, top, thrown.frames, thrown.created ? exceptions : nullptr);
       ensureAnnotation(thrown.annotation);
       in_.writer->writeException({thrown.time_ns, thrown.thread, stack, thrown.annotation});
     }
@@ -84,12 +83,17 @@ void WriterThread::drainAllocs(JNIEnv* jni) {
   in_.allocs->drainFreed([&](const FreedObject& freed) { in_.writer->writeObjectFree({freed.time_ns, freed.tag}); });
 }
 
-uint32_t WriterThread::traceStack(JNIEnv* jni, uint32_t top, const std::vector<RawFrame>& frames, size_t skip) {
+uint32_t WriterThread::traceStack(JNIEnv* jni, uint32_t top, const std::vector<RawFrame>& frames,
+                                  ExceptionTrace* construction) {
+  if (const uint32_t known = stack_cache_.find(top, frames)) return known;
+  const size_t skip = construction ? construction->constructionFrames(jni, frames) : 0;
   frames_.clear();
   if (top != 0) frames_.push_back({top, -1});
   for (size_t i = skip; i < frames.size(); ++i) frames_.push_back(frameOf(jni, frames[i]));
   if (frames.size() == kMaxFrames) frames_.push_back({methods_.truncatedId(), -1});
-  return in_.writer->internStack(frames_.data(), frames_.size());
+  const uint32_t stack = in_.writer->internStack(frames_.data(), frames_.size());
+  stack_cache_.remember(top, frames, stack);
+  return stack;
 }
 
 void WriterThread::drainLocks(JNIEnv* jni) {
