@@ -4,7 +4,7 @@
 
 #include "agent/clocks.h"
 #include "agent/jvmti_stack.h"
-#include "agent/object_class.h"
+#include "agent/alloc_trace.h"
 #include "agent/thread_registry.h"
 #include "agent/throwable_hook.h"
 
@@ -38,7 +38,7 @@ void ExceptionTrace::onException(JNIEnv* jni, jobject exception, jmethodID catch
   ThrownException thrown;
   if (!start(jni, thrown)) return;
   thrown.uncaught = catch_method == nullptr;
-  thrown.class_name = classNameOf(jvmti_, jni, exception);
+  thrown.class_name = classNameOf(jni, exception);
   thrown.frames = jvmtiStack(jvmti_, nullptr);
   queue_.push(std::move(thrown));
 }
@@ -47,9 +47,38 @@ void ExceptionTrace::onCreated(JNIEnv* jni, jobject throwable) {
   ThrownException created;
   if (!start(jni, created)) return;
   created.created = true;
-  created.class_name = classNameOf(jvmti_, jni, throwable);
+  created.class_name = classNameOf(jni, throwable);
   created.frames = callingThreadStack(jvmti_, jni);
   queue_.push(std::move(created));
+}
+
+namespace {
+// The calling thread's last exception class and its interned name (ExceptionTrace::classNameOf).
+// The weak reference of a thread that ends is not deleted: one small JNI handle per thread
+// that ever created an exception, and it does not keep the class from unloading.
+thread_local jweak t_last_class = nullptr;
+thread_local const std::string* t_last_name = nullptr;
+}  // namespace
+
+const std::string* ExceptionTrace::classNameOf(JNIEnv* jni, jobject object) {
+  jclass klass = jni->GetObjectClass(object);
+  if (t_last_class && klass && jni->IsSameObject(klass, t_last_class)) {
+    jni->DeleteLocalRef(klass);
+    return t_last_name;
+  }
+  std::string name = javaClassName(jvmti_, klass);
+  const std::string* interned = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(names_mutex_);
+    interned = &*names_.insert(std::move(name)).first;
+  }
+  if (klass) {
+    if (t_last_class) jni->DeleteWeakGlobalRef(t_last_class);
+    t_last_class = jni->NewWeakGlobalRef(klass);
+    t_last_name = interned;
+    jni->DeleteLocalRef(klass);
+  }
+  return interned;
 }
 
 bool ExceptionTrace::isConstructionMethod(JNIEnv* jni, const void* method) {

@@ -26,7 +26,9 @@
 
 #include <cstdint>
 #include <string>
+#include <mutex>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "agent/bounded_queue.h"
@@ -40,7 +42,9 @@ struct ThrownException {
   uint32_t annotation = 0;
   bool uncaught = false;  // thrown mode: no Java frame of the thread has a handler for it
   bool created = false;   // created mode: `frames` still begin with the constructor's frames
-  std::string class_name;        // "java.lang.IllegalStateException"
+  // "java.lang.IllegalStateException": interned by the trace (never freed), so an event
+  // allocates nothing for it and the writer can key on the pointer.
+  const std::string* class_name = nullptr;
   std::vector<RawFrame> frames;  // the throw (or creation) site first
 };
 
@@ -80,12 +84,18 @@ class ExceptionTrace {
   // The event's common part on the calling thread; false for threads the trace leaves out.
   bool start(JNIEnv* jni, ThrownException& event);
   bool isConstructionMethod(JNIEnv* jni, const void* method);
+  // The class name of `object`, interned. Each thread remembers its last class (a weak
+  // reference): a program that creates exceptions of one class over and over pays two JNI
+  // calls, not GetClassSignature and a string each time.
+  const std::string* classNameOf(JNIEnv* jni, jobject object);
 
   jvmtiEnv* const jvmti_;
   const int64_t start_ns_;
   const bool created_;
   const AgentThreadTest is_agent_thread_;
   BoundedQueue<ThrownException> queue_;
+  std::mutex names_mutex_;  // only around the set's operations
+  std::unordered_set<std::string> names_;  // the interned class names; nodes never move
   // Writer thread only: the answer of isConstructionMethod by jmethodID, and Throwable.
   std::unordered_map<const void*, bool> construction_methods_;
   jclass throwable_ = nullptr;  // a global reference

@@ -7,6 +7,7 @@
 #include <jvmti.h>
 
 #include <cstdint>
+#include <map>
 #include <mutex>
 #include <unordered_map>
 #include <unordered_set>
@@ -112,6 +113,8 @@ class WriterThread {
   std::vector<Histogram> histogram_batch_;
   std::vector<format::Frame> frames_;
   RawStackCache stack_cache_;  // the traces' stacks already interned (traceStack)
+  // The class frame's method id by (interned class name, uncaught) (exception_trace.h).
+  std::map<std::pair<const std::string*, bool>, uint32_t> exception_frames_;
   std::unordered_set<uint32_t> threads_written_;
   std::vector<bool> annotations_written_;  // by annotation id
   std::unordered_map<uint32_t, uint32_t> last_stack_;  // thread -> its last captured stack

@@ -19,7 +19,8 @@ void WriterThread::drainTraces(JNIEnv* jni, bool last) {
     exceptions->takeAll(exception_batch_);
     for (const ThrownException& thrown : exception_batch_) {
       if (thrown.thread != 0) ensureThreadRecord(thrown.thread);
-      const uint32_t top = methods_.namedId(exceptionFrameName(thrown.class_name, thrown.uncaught));
+      uint32_t& top = exception_frames_[{thrown.class_name, thrown.uncaught}];
+      if (top == 0) top = methods_.namedId(exceptionFrameName(*thrown.class_name, thrown.uncaught));
       // A created exception's stack begins at the code that created it (exception_trace.h).
       const uint32_t stack = traceStack(jni, top, thrown.frames, thrown.created ? exceptions : nullptr);
       ensureAnnotation(thrown.annotation);
