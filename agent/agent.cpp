@@ -18,12 +18,15 @@
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
+#include <mutex>
 #include <string>
 
+#include "agent/agent_control.h"
 #include "agent/alloc_trace.h"
 #include "agent/annotation_table.h"
 #include "agent/class_histogram.h"
 #include "agent/clocks.h"
+#include "agent/control_server.h"
 #include "agent/exception_trace.h"
 #include "agent/gc_trace.h"
 #include "agent/cpu_sampler.h"
@@ -129,7 +132,12 @@ struct Agent {
   LockOwners lock_owners;        // the writer thread's, for the lock trace
   ClassHistogram histogram;  // its thread runs only with histo=
   WriterThread writer_thread;
-  bool recording = false;  // between VMInit and VMDeath (callbacks of those two only)
+  std::string file_path;  // the recording being written
+  ControlServer control;  // listening from load when control= is given; serving from VMInit
+  // Between VMInit and VMDeath or a control stop. Changed under session_mutex: VMDeath and
+  // the control server's thread may both stop the recording.
+  std::mutex session_mutex;
+  bool recording = false;
   format::NonSafepointDebug non_safepoint_debug = format::NonSafepointDebug::Off;
 };
 
@@ -269,7 +277,7 @@ void startParkTrace(Agent& agent, JNIEnv* jni) {
 // The writer and wall sampler threads are never sampled: the profile is the application's.
 bool isAgentThread(JNIEnv* jni, jthread thread) {
   return g_agent->writer_thread.isWriterThread(jni, thread) || g_agent->wall.isSamplerThread(jni, thread) ||
-         g_agent->histogram.isHistogramThread(jni, thread);
+         g_agent->histogram.isHistogramThread(jni, thread) || g_agent->control.isServerThread(jni, thread);
 }
 
 // The collectors' names and the cause, in the PerfData block (gc_trace.h): it exists from
@@ -277,6 +285,29 @@ bool isAgentThread(JNIEnv* jni, jthread thread) {
 void bindGcCounters(GcTrace& trace) {
   VmStructs vm;
   if (vm.bind(lookupJvmSymbol)) trace.bind(perfMemoryOf(vm));
+}
+
+bool stopRecording(JNIEnv* jni);
+bool isRecording();
+
+// The control server's thread and its handler (agent_control.h), once the recording runs.
+void startControl(Agent& agent, jvmtiEnv* jvmti, JNIEnv* jni) {
+  AgentControlContext context;
+  context.options = &agent.options;
+  context.options_text = agent.options_text;
+  context.file = agent.file_path;
+  context.jvm = systemProperty(jvmti, "java.vm.name") + " " + javaVersion(jni);
+  context.start_ns = agent.start_ns;
+  context.writer_thread = &agent.writer_thread;
+  context.lost = &agent.lost;
+  context.recording = isRecording;
+  context.stop_recording = stopRecording;
+  // Lives as long as the process, like the rest of the agent (see top).
+  auto* handler = new AgentControl(std::move(context));
+  if (!agent.control.start(jvmti, jni, handler)) {
+    std::fprintf(stderr, "stackscope: cannot start the control server thread\n");
+    agent.control.stop(0);
+  }
 }
 
 void JNICALL onVMInit(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread) {
@@ -311,16 +342,23 @@ void JNICALL onVMInit(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread) {
   // After the agent's threads started, so they can be told apart; after main, which is then
   // found registered already.
   agent.tracker.registerRunning(jni, isAgentThread);
-  agent.recording = true;
+  {
+    std::lock_guard<std::mutex> lock(agent.session_mutex);
+    agent.recording = true;
+  }
   setCaptureActive(true);
   // Active before the scan: a class prepared meanwhile is bound by its own event instead.
   setJavaApiActive(true);
   bindLoadedJavaApi(jvmti, jni);
+  if (agent.control.listening()) startControl(agent, jvmti, jni);
 }
 
-void JNICALL onVMDeath(jvmtiEnv*, JNIEnv* jni) {
+// Stops every trace and finishes the file; false when not recording. At VM death, or from
+// the control server's thread (stop, detach).
+bool stopRecording(JNIEnv* jni) {
   Agent& agent = *g_agent;
-  if (!agent.recording) return;
+  std::lock_guard<std::mutex> lock(agent.session_mutex);
+  if (!agent.recording) return false;
   agent.recording = false;
   setJavaApiActive(false);
   if (agent.options.mode == SampleMode::Wall) agent.wall.stop(kStopTimeoutNs);
@@ -336,6 +374,18 @@ void JNICALL onVMDeath(jvmtiEnv*, JNIEnv* jni) {
                  static_cast<unsigned long long>(overflowed), AnnotationTable::kDefaultMaxAnnotations,
                  AnnotationTable::kOverflowValue);
   }
+  return true;
+}
+
+bool isRecording() {
+  std::lock_guard<std::mutex> lock(g_agent->session_mutex);
+  return g_agent->recording;
+}
+
+void JNICALL onVMDeath(jvmtiEnv*, JNIEnv* jni) {
+  stopRecording(jni);  // a command the server runs meanwhile finds the recording stopped
+  // After the recording ended: streaming clients get its last bytes.
+  if (g_agent->options.has_control) g_agent->control.stop(kStopTimeoutNs);
 }
 
 void JNICALL onThreadStart(jvmtiEnv*, JNIEnv* jni, jthread thread) {
@@ -525,9 +575,20 @@ jint load(JavaVM* vm, const Options& options, const std::string& text) {
     return refuse(options.strict, file.error);
   }
   if (!file.notice.empty()) std::fprintf(stderr, "%s\n", file.notice.c_str());
+  agent->file_path = file.path;
   if (std::string error; Agent::histogramOn(options) && !agent->histogram.init(vm, error)) {
     delete agent;  // nothing refers to it yet
     return refuse(options.strict, "stackscope: " + error);
+  }
+  if (std::string error; options.has_control && !agent->control.open(options.control, getpid(), error)) {
+    // The recording goes on without it: a busy port must not cost the profile.
+    std::fprintf(stderr, "stackscope: no control server: %s\n", error.c_str());
+    if (options.strict) {
+      delete agent;  // nothing refers to it yet
+      return JNI_ERR;
+    }
+  } else if (options.has_control) {
+    std::fprintf(stderr, "stackscope: control server on %s\n", agent->control.address().c_str());
   }
   g_agent = agent;
   agent->non_safepoint_debug = turnOnNonSafepointDebug();

@@ -39,17 +39,12 @@ bool readText(JNIEnv* jni, jstring text, std::string& out) {
 }
 
 void pushMarker(JNIEnv* jni, jstring name, format::MarkerKind kind) {
-  if (!g_active.load(std::memory_order_acquire)) return;
-  MetaEvent event;
-  event.kind = MetaEvent::Kind::Marker;
-  event.time_ns = monotonicNs() - g_api.start_ns;
   // Markers bound snapshots of the whole program, so they are recorded whatever the
   // annotation filter says about the thread that writes them.
   const ThreadSlot* slot = currentThreadSlot();
-  event.thread = slot ? slot->id : 0;
-  event.marker = kind;
-  if (!readText(jni, name, event.name) || event.name.empty()) return;  // the Java side refuses these
-  g_api.meta->push(std::move(event));
+  std::string text;
+  if (!readText(jni, name, text)) return;
+  queueMarker(std::move(text), kind, slot ? slot->id : 0);  // the Java side refuses empty names
 }
 
 void JNICALL mark0(JNIEnv* jni, jclass, jstring name) { pushMarker(jni, name, format::MarkerKind::Point); }
@@ -159,6 +154,18 @@ void bindClass(jvmtiEnv* jvmti, JNIEnv* jni, jclass klass) {
 }  // namespace
 
 void initJavaApi(const JavaApiContext& context) { g_api = context; }
+
+bool queueMarker(std::string name, format::MarkerKind kind, uint32_t thread) {
+  if (!g_active.load(std::memory_order_acquire) || name.empty()) return false;
+  MetaEvent event;
+  event.kind = MetaEvent::Kind::Marker;
+  event.time_ns = monotonicNs() - g_api.start_ns;
+  event.thread = thread;
+  event.marker = kind;
+  event.name = std::move(name);
+  g_api.meta->push(std::move(event));
+  return true;
+}
 
 void setJavaApiActive(bool active) { g_active.store(active, std::memory_order_release); }
 

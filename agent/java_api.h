@@ -11,6 +11,7 @@
 #include <jvmti.h>
 
 #include <cstdint>
+#include <string>
 
 #include "agent/annotation_table.h"
 #include "agent/meta_events.h"
@@ -31,6 +32,11 @@ void initJavaApi(const JavaApiContext& context);
 // While inactive (before VMInit finished, after VMDeath) the natives do nothing and no
 // class is bound.
 void setJavaApiActive(bool active);
+
+// Queues a marker named `name` at this moment, written by thread id `thread` (0: none, as for
+// the control server's marks); false while inactive or for an empty name. The Java API's
+// mark/begin/end and the control command mark both come here.
+bool queueMarker(std::string name, format::MarkerKind kind, uint32_t thread);
 
 // ClassPrepare: binds `klass` if it is io.stackscope.Stackscope and the API is active.
 void bindIfJavaApi(jvmtiEnv* jvmti, JNIEnv* jni, jclass klass);

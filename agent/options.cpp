@@ -12,9 +12,10 @@ namespace {
 
 constexpr std::string_view kKnownKeys =
     "event, interval, file, overwrite, children, native, status, filter, alloc, classes, lock, exception, metrics, histo, "
-    "strict";
+    "control, strict";
 constexpr std::string_view kValueKeys[] = {"event",  "interval", "file",  "overwrite", "children", "native", "status",
-                                           "filter", "alloc",    "classes", "lock",    "exception", "metrics",  "histo"};
+                                           "filter", "alloc",    "classes", "lock",    "exception", "metrics",  "histo",
+                                           "control"};
 
 std::string badOption(std::string_view item, std::string_view why) {
   std::string message = "stackscope: bad agent option '";
@@ -218,6 +219,10 @@ bool applyItem(std::string_view item, Options& options, std::string& why) {
   if (key == "alloc") return parseAllocInterval(value, options.alloc_interval, why);
   if (key == "classes") return parseClassGlobs(value, options.classes, why);
   if (key == "histo") return parseHisto(value, options, why);
+  if (key == "control") {
+    options.has_control = protocol::parseEndpoint(value, options.control, why);
+    return options.has_control;
+  }
   if (key == "overwrite") return parseYesNo(value, options.overwrite, why);
   if (key == "native") return parseYesNo(value, options.native, why);
   if (key == "children") {

@@ -11,7 +11,9 @@
 // exception trace counts, exception_trace.h), "lock=1ms" (the lock trace's threshold:
 // shorter waits are not recorded, lock_trace.h), "metrics=cpu,alloc" (the per-thread deltas
 // each sample carries, thread_metrics.h; a comma list like event='s, or none), and
-// "histo=10s|gc|gc:N" (the class histogram, class_histogram.h).
+// "histo=10s|gc|gc:N" (the class histogram, class_histogram.h), and
+// "control=PORT|IPv4:PORT|unix:PATH" (the control server, control_server.h: PORT alone listens
+// on 127.0.0.1, port 0 picks a free one).
 // Pure parsing: no JVMTI, no I/O, so it is unit-tested on its own, and `stackscope record`
 // runs the same parser on the string it is about to pass, so a mistake fails before the JVM
 // starts with exactly the agent's message (target stackscope_agent_options).
@@ -24,6 +26,7 @@
 
 #include "agent/annotation_filter.h"
 #include "format/records.h"
+#include "protocol/endpoint.h"
 
 namespace stackscope::agent {
 
@@ -83,6 +86,9 @@ struct Options {
   // histo=gc:N after every Nth garbage collection (histo=gc: every one); and one at the end.
   int64_t histo_interval_ns = 0;
   uint32_t histo_gcs = 0;
+  // The control server (docs/protocol.md), off unless control= is given.
+  bool has_control = false;
+  protocol::Endpoint control;
 };
 
 struct ParseResult {

@@ -49,7 +49,43 @@ bool WriterThread::finish(JNIEnv* jni, int64_t timeout_ns) {
   }
   if (failed_) return false;
   cycle(jni, true);
+  finished_.store(true, std::memory_order_release);
   return !failed_;
+}
+
+bool WriterThread::lockAndFlush(JNIEnv* jni, std::unique_lock<std::timed_mutex>& lock, int64_t timeout_ns,
+                                std::string& error) {
+  lock = std::unique_lock<std::timed_mutex>(io_mutex_, std::chrono::nanoseconds(timeout_ns));
+  if (!lock.owns_lock()) {
+    error = "the writer is busy (no answer within the time limit)";
+    return false;
+  }
+  if (failed_ || finished()) {
+    error = failed_ ? "the recording stopped on a write error" : "the recording is finished";
+    return false;
+  }
+  next_flush_ns_ = 0;  // this cycle flushes
+  cycle(jni, false);
+  if (failed_) {
+    error = in_.writer->lastError();
+    return false;
+  }
+  return true;
+}
+
+bool WriterThread::flushNow(JNIEnv* jni, int64_t timeout_ns, std::string& error) {
+  std::unique_lock<std::timed_mutex> lock;
+  return lockAndFlush(jni, lock, timeout_ns, error);
+}
+
+bool WriterThread::dumpTo(JNIEnv* jni, const std::string& path, int64_t timeout_ns, std::string& error) {
+  std::unique_lock<std::timed_mutex> lock;
+  return lockAndFlush(jni, lock, timeout_ns, error) && in_.writer->copyTo(path, error);
+}
+
+void WriterThread::publish() {
+  committed_bytes_.store(in_.writer->bytesWritten(), std::memory_order_release);
+  samples_written_.store(in_.writer->samplesWritten(), std::memory_order_relaxed);
 }
 
 void WriterThread::cycle(JNIEnv* jni, bool last) {
@@ -77,6 +113,7 @@ void WriterThread::cycle(JNIEnv* jni, bool last) {
   if (last) {
     writeLostDeltas(time_ns);
     if (!in_.writer->finish(time_ns)) fail();
+    publish();
     return;
   }
   if (now >= next_flush_ns_) {
@@ -84,6 +121,7 @@ void WriterThread::cycle(JNIEnv* jni, bool last) {
     if (!in_.writer->flush()) fail();
     next_flush_ns_ = now + std::min(kMaxFlushPeriodNs, in_.options->status_interval_ns);
   }
+  publish();
   // Threads that ended before the previous drain can have nothing left in the ring now.
   for (uint32_t thread : ended_before_) {
     last_stack_.erase(thread);

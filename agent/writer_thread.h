@@ -6,9 +6,11 @@
 #include <jni.h>
 #include <jvmti.h>
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <string>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -68,6 +70,18 @@ class WriterThread {
   // finishes the file. Never blocks longer than about twice the timeout.
   bool finish(JNIEnv* jni, int64_t timeout_ns);
 
+  // For the control server, from its own thread. Both drain what is pending and write a
+  // complete chunk now (waiting at most timeout_ns for the writer); dumpTo then copies the
+  // recording so far to `path` (format::RecordingWriter::copyTo). False with `error` set.
+  bool flushNow(JNIEnv* jni, int64_t timeout_ns, std::string& error);
+  bool dumpTo(JNIEnv* jni, const std::string& path, int64_t timeout_ns, std::string& error);
+
+  // What the writer has written, as of its last cycle: read by any thread. The recording's
+  // first committedBytes() bytes are complete chunks (and, once finished(), the whole file).
+  uint64_t committedBytes() const { return committed_bytes_.load(std::memory_order_acquire); }
+  uint64_t samplesWritten() const { return samples_written_.load(std::memory_order_relaxed); }
+  bool finished() const { return finished_.load(std::memory_order_acquire); }
+
  private:
   static void run(void* self, JNIEnv* jni, AgentThread& thread);
   // One round of draining and writing; `last` finishes the file. io_mutex_ held.
@@ -95,6 +109,9 @@ class WriterThread {
   void ensureAnnotation(uint32_t id);
   void writeLostDeltas(int64_t time_ns);
   void fail();
+  void publish();  // io_mutex_ held
+  // Locks io_mutex_ within timeout_ns and flushes; false with `error` set. Leaves it locked on success.
+  bool lockAndFlush(JNIEnv* jni, std::unique_lock<std::timed_mutex>& lock, int64_t timeout_ns, std::string& error);
 
   WriterInputs in_;
   MethodResolver methods_;
@@ -102,6 +119,9 @@ class WriterThread {
   AgentThread thread_;
   std::timed_mutex io_mutex_;  // one consumer of the ring, one user of the writer
   bool failed_ = false;
+  std::atomic<uint64_t> committed_bytes_{0};
+  std::atomic<uint64_t> samples_written_{0};
+  std::atomic<bool> finished_{false};
   int64_t next_status_ns_ = 0;  // monotonic
   int64_t next_flush_ns_ = 0;   // monotonic
   int64_t next_scan_ns_ = 0;    // monotonic: the next look for native threads

@@ -36,6 +36,7 @@ Command addDiffCommand(CLI::App& parent);
 Command addGraphCommand(CLI::App& parent);
 Command addTimelineCommand(CLI::App& parent);
 Command addSummaryCommand(CLI::App& parent);
+Command addConnectCommand(CLI::App& parent);
 
 // Parses a duration such as "10ms" or "1h40m" given to `option`; throws UserError.
 int64_t parseDurationOption(const std::string& text, std::string_view option);

@@ -412,22 +412,15 @@ bool RecordingWriter::flush() {
   return writeChunk(ChunkKind::Map, map_) && writeChunk(ChunkKind::Event, events_);
 }
 
-bool RecordingWriter::finish(int64_t end_time_ns) {
-  if (fd_ < 0) return fail("recording is not open");
-  beginRecord(events_, RecordType::RecordingEnd, scratch_);
-  putEventTime(events_, scratch_, end_time_ns);
-  endRecord(events_, RecordType::RecordingEnd, scratch_);
-  if (!flush()) return false;
-
-  const uint64_t index_offset = offset_;
+std::string RecordingWriter::indexAndTrailer(std::vector<ChunkInfo> chunks, uint64_t index_offset) {
   std::string index;
   // Map entries first: a reader takes them all, and the event entries after them by time.
-  std::stable_partition(index_.begin(), index_.end(), [](const ChunkInfo& c) { return c.kind == ChunkKind::Map; });
-  const auto maps = std::count_if(index_.begin(), index_.end(), [](const ChunkInfo& c) { return c.kind == ChunkKind::Map; });
+  std::stable_partition(chunks.begin(), chunks.end(), [](const ChunkInfo& c) { return c.kind == ChunkKind::Map; });
+  const auto maps = std::count_if(chunks.begin(), chunks.end(), [](const ChunkInfo& c) { return c.kind == ChunkKind::Map; });
   putFixed<uint32_t>(index, layout::kIndexMagic);
-  putFixed<uint32_t>(index, static_cast<uint32_t>(index_.size()));
+  putFixed<uint32_t>(index, static_cast<uint32_t>(chunks.size()));
   putFixed<uint32_t>(index, static_cast<uint32_t>(maps));
-  for (const ChunkInfo& entry : index_) {
+  for (const ChunkInfo& entry : chunks) {
     const size_t entry_start = index.size();
     putFixed<uint64_t>(index, entry.offset);
     putFixed<uint8_t>(index, static_cast<uint8_t>(entry.kind));
@@ -441,6 +434,63 @@ bool RecordingWriter::finish(int64_t end_time_ns) {
   putFixed<uint32_t>(index, fnv1a(index.data(), index.size()));
   putFixed<uint64_t>(index, index_offset);
   index.append(reinterpret_cast<const char*>(layout::kTrailerMagic), sizeof(layout::kTrailerMagic));
+  return index;
+}
+
+bool RecordingWriter::copyTo(const std::string& path, std::string& error) {
+  if (!flush()) {
+    error = error_;
+    return false;
+  }
+  // The recording's own bytes, read back through this process's descriptor (the file may
+  // have been renamed or removed since it was opened).
+  const int source = ::open(("/proc/self/fd/" + std::to_string(fd_)).c_str(), O_RDONLY | O_CLOEXEC);
+  const int target = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (source < 0 || target < 0) {
+    error = "cannot " + std::string(source < 0 ? "read the recording" : "create '" + path + "'") + ": " + std::strerror(errno);
+    if (source >= 0) ::close(source);
+    if (target >= 0) ::close(target);
+    return false;
+  }
+  auto writeAllTo = [&](const char* data, size_t size) {
+    while (size > 0) {
+      const ssize_t n = ::write(target, data, size);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return false;
+      data += n;
+      size -= static_cast<size_t>(n);
+    }
+    return true;
+  };
+  bool ok = true;
+  char buffer[64 * 1024];
+  for (uint64_t copied = 0; ok && copied < offset_;) {
+    const ssize_t n = ::pread(source, buffer, std::min<uint64_t>(sizeof buffer, offset_ - copied), static_cast<off_t>(copied));
+    if (n < 0 && errno == EINTR) continue;
+    ok = n > 0 && writeAllTo(buffer, static_cast<size_t>(n));
+    copied += n > 0 ? static_cast<uint64_t>(n) : 0;
+  }
+  if (ok) {
+    const std::string index = indexAndTrailer(index_, offset_);
+    ok = writeAllTo(index.data(), index.size());
+  }
+  if (!ok) error = "cannot write '" + path + "': " + std::strerror(errno);
+  ::close(source);
+  if (::close(target) != 0 && ok) {
+    error = "cannot write '" + path + "': " + std::strerror(errno);
+    ok = false;
+  }
+  return ok;
+}
+
+bool RecordingWriter::finish(int64_t end_time_ns) {
+  if (fd_ < 0) return fail("recording is not open");
+  beginRecord(events_, RecordType::RecordingEnd, scratch_);
+  putEventTime(events_, scratch_, end_time_ns);
+  endRecord(events_, RecordType::RecordingEnd, scratch_);
+  if (!flush()) return false;
+
+  const std::string index = indexAndTrailer(index_, offset_);
   const bool ok = writeAll(index.data(), index.size());
   ::close(fd_);
   fd_ = -1;

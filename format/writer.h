@@ -76,6 +76,11 @@ class RecordingWriter {
   // Writes the RecordingEnd record, flushes, appends the index and trailer, closes the file.
   bool finish(int64_t end_time_ns);
 
+  // Flushes, then writes a copy of the recording so far to `path`: every chunk written, with
+  // an index and trailer, readable on its own; there is no RecordingEnd (the recording goes on),
+  // so a reader ends it at its last event. The recording itself is untouched.
+  bool copyTo(const std::string& path, std::string& error);
+
   bool isOpen() const { return fd_ >= 0; }
   const std::string& lastError() const { return error_; }
   uint64_t bytesWritten() const { return offset_; }
@@ -113,6 +118,8 @@ class RecordingWriter {
   void putSkippableEventTime(PendingChunk& chunk, std::string& body, int64_t time_ns);
   bool writeChunk(ChunkKind kind, PendingChunk& chunk);
   bool writeHeader();
+  // The index of `chunks` and the trailer, for an index written at `index_offset`.
+  static std::string indexAndTrailer(std::vector<ChunkInfo> chunks, uint64_t index_offset);
   bool writeAll(const void* data, size_t size);
   bool fail(std::string message);
 

@@ -10,6 +10,7 @@ build=${STACKSCOPE_BUILD_DIR:-build}
 
 packages=(cmake g++ make pkg-config libzstd-dev zlib1g-dev libdw-dev nlohmann-json3-dev libcli11-dev libfmt-dev
           libgtest-dev libgmock-dev libbenchmark-dev openjdk-17-jdk-headless
+          libreadline-dev  # the prompt of `stackscope connect`: line editing, history, completion
           clang libclang-rt-14-dev  # clang: the libFuzzer targets of tests/fuzz
           libc6-dbg  # libc's .symtab for native frames' names: 7.4 MB download, 11 MB installed
           libtinyxml2-dev)  # the tests' reader of the XML exports (CMake's configure step looks for it)

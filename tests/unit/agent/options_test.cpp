@@ -128,7 +128,7 @@ TEST(AgentOptions, BadEventListsNameTheBadName) {
   // A bare name away from event= is not part of its list.
   EXPECT_EQ(parseOptions("event=cpu,interval=1ms,gc", 1).error,
             "stackscope: bad agent option 'gc': unknown option (known: event, interval, file, overwrite, children, "
-            "native, status, filter, alloc, classes, lock, exception, metrics, histo, strict)");
+            "native, status, filter, alloc, classes, lock, exception, metrics, histo, control, strict)");
   // strict stays an option inside the list.
   const ParseResult strict = parseOptions("event=cpu,strict,gc", 1);
   EXPECT_FALSE(strict.ok);
@@ -176,7 +176,7 @@ TEST(AgentOptions, UnknownKey) {
   const ParseResult r = parseOptions("event=cpu,frobnicate=1", 1);
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.error,
-            "stackscope: bad agent option 'frobnicate=1': unknown option (known: event, interval, file, overwrite, children, native, status, filter, alloc, classes, lock, exception, metrics, histo, strict)");
+            "stackscope: bad agent option 'frobnicate=1': unknown option (known: event, interval, file, overwrite, children, native, status, filter, alloc, classes, lock, exception, metrics, histo, control, strict)");
 }
 
 TEST(AgentOptions, KeyWithoutValue) {
@@ -201,7 +201,7 @@ TEST(AgentOptions, StrictAnywhereMakesFailureFatal) {
   EXPECT_FALSE(before.ok);
   EXPECT_TRUE(before.strict);
   EXPECT_EQ(before.error, "stackscope: bad agent option 'bogus': unknown option (known: event, interval, file, "
-                          "overwrite, children, native, status, filter, alloc, classes, lock, exception, metrics, histo, strict)");
+                          "overwrite, children, native, status, filter, alloc, classes, lock, exception, metrics, histo, control, strict)");
 }
 
 TEST(AgentOptions, FirstBadItemIsReported) {

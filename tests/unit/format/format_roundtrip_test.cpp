@@ -51,6 +51,49 @@ TEST(FormatRoundTrip, EveryRecordComesBackAsWritten) {
   std::remove(path.c_str());
 }
 
+// The control server's dump: a copy of a recording still being written is a recording of its
+// own (indexed, no warnings) holding every record written so far, and the original goes on.
+TEST(FormatRoundTrip, CopyOfAnUnfinishedRecordingReadsOnItsOwn) {
+  const std::string path = tempPath("copied-from.ssr");
+  const std::string copy = tempPath("copy.ssr");
+  RecordingWriter writer;
+  ASSERT_TRUE(writer.open(path));
+  RecordingInfo info;
+  info.mode = "cpu";
+  writer.writeInfo(info);
+  ThreadRecord thread;
+  thread.id = 1;
+  thread.name = "main";
+  writer.writeThread(thread);
+  const Frame frame{1, 0};
+  writer.writeMethod({1, writer.internString("Main"), writer.internString("run"), 0, 0, {}});
+  const uint32_t stack = writer.internStack(&frame, 1);
+  for (int i = 0; i < 5; ++i) writer.writeSample({i * 1'000'000, 1, stack});
+  ASSERT_TRUE(writer.flush());
+  writer.writeMarker({5'000'000, 0, MarkerKind::Point, writer.internString("half")});
+  for (int i = 5; i < 8; ++i) writer.writeSample({i * 1'000'000, 1, stack});  // pending, not flushed
+  std::string error;
+  ASSERT_TRUE(writer.copyTo(copy, error)) << error;
+  for (int i = 8; i < 10; ++i) writer.writeSample({i * 1'000'000, 1, stack});
+  ASSERT_TRUE(writer.finish(10'000'000));
+
+  RecordingReader copied(copy);
+  EXPECT_TRUE(copied.indexed());
+  EXPECT_TRUE(copied.warnings().empty());
+  Collector c;
+  copied.read(c);
+  EXPECT_EQ(c.samples.size(), 8u);
+  EXPECT_EQ(c.markers.size(), 1u);
+  EXPECT_TRUE(c.endings.empty());  // the recording had not ended
+  RecordingReader original(path);
+  Collector all;
+  original.read(all);
+  EXPECT_EQ(all.samples.size(), 10u);
+  EXPECT_EQ(all.endings.size(), 1u);
+  std::remove(path.c_str());
+  std::remove(copy.c_str());
+}
+
 TEST(FormatRoundTrip, TimeWindowSkipsChunksOutsideIt) {
   const std::string path = tempPath("window.ssr");
   testing::writeSmallRecording(path, 5);  // event chunks cover 0-100ms, 100-200ms, ...

@@ -1,0 +1,201 @@
+#include "cli/control_session.h"
+
+#include <chrono>
+#include <csignal>
+#include <fstream>
+#include <iostream>
+
+#include "common/duration.h"
+#include "export/json_report.h"
+
+namespace stackscope::cli {
+
+using protocol::Json;
+
+namespace {
+
+constexpr const char* kUsage =
+    "commands:\n"
+    "  status                    recording, traces and settings, samples taken and lost, bytes written, clients\n"
+    "  start OPTIONS             start a recording with agent options (event=cpu,interval=10ms,file=...)\n"
+    "  stop                      stop the recording; its file is complete\n"
+    "  mark NAME [--begin|--end] a marker: a point, or the begin or end of a phase\n"
+    "  dump [-o FILE]            flush the recording; with -o, also copy the recording so far to FILE\n"
+    "  stream -o FILE [--duration D]  write the live recording to FILE until it ends, D passes or Ctrl-C\n"
+    "  filter FILTER             the collection-time annotation filter (user:u1;application:shop*)\n"
+    "  detach                    stop every trace and let the agent go; the JVM runs on\n";
+
+int refused(const std::string& message) {
+  std::cerr << "stackscope: error: " << message << '\n';
+  return 1;
+}
+
+// A reply without its envelope, as --json prints it.
+Json body(Json reply) {
+  reply.erase("id");
+  return reply;
+}
+
+void printStatus(const Json& s, std::ostream& out) {
+  auto number = [&](const char* key) { return s.contains(key) && s[key].is_number() ? s[key].get<int64_t>() : int64_t{-1}; };
+  const Json settings = s.value("settings", Json::object());
+  out << "recording:     " << (s.value("recording", false) ? "yes" : "no") << '\n'
+      << "events:        " << settings.value("events", std::string()) << '\n';
+  if (settings.contains("interval_ns")) out << "interval:      " << formatDuration(settings.value("interval_ns", int64_t{0})) << '\n';
+  out << "options:       " << settings.value("options", std::string()) << '\n'
+      << "file:          " << s.value("file", std::string()) << '\n'
+      << "samples:       " << number("samples") << '\n'
+      << "lost:          " << number("lost") << '\n'
+      << "bytes written: " << number("bytes_written") << '\n'
+      << "clients:       " << number("clients") << '\n'
+      << "control:       " << s.value("control", std::string()) << '\n'
+      << "uptime:        " << formatDuration(number("uptime_ns")) << '\n'
+      << "process RSS:   " << number("process_rss_bytes") / (1024 * 1024) << " MB\n";
+}
+
+// Ctrl-C ends a stream: the file keeps what arrived (complete chunks).
+volatile std::sig_atomic_t g_interrupted = 0;
+void onInterrupt(int) { g_interrupted = 1; }
+
+int stream(protocol::Client& client, const std::string& path, int64_t duration_ns, bool json, std::ostream& out) {
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  if (!file) return refused("cannot create '" + path + "'");
+  uint64_t bytes = 0;
+  bool ended = false;
+  client.setStreamSink([&](std::string_view data) {
+    if (data.empty()) ended = true;
+    file.write(data.data(), static_cast<std::streamsize>(data.size()));
+    bytes += data.size();
+  });
+  Json reply;
+  std::string error;
+  if (!client.request(Json{{"cmd", "stream"}}, reply, error)) return refused(error);
+  g_interrupted = 0;
+  auto* previous = std::signal(SIGINT, onInterrupt);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::nanoseconds(duration_ns);
+  int code = 0;
+  while (!ended && !g_interrupted && (duration_ns <= 0 || std::chrono::steady_clock::now() < deadline)) {
+    protocol::Frame frame;
+    const auto got = client.receive(frame, 200, error);
+    if (got == protocol::Client::Received::Timeout) continue;
+    if (got != protocol::Client::Received::Frame) {
+      code = refused(got == protocol::Client::Received::Closed ? "the agent closed the connection" : error);
+      break;
+    }
+    if (frame.type == protocol::FrameType::Stream) {
+      if (frame.payload.empty()) ended = true;
+      file.write(frame.payload.data(), static_cast<std::streamsize>(frame.payload.size()));
+      bytes += frame.payload.size();
+    }
+  }
+  std::signal(SIGINT, previous);
+  client.setStreamSink(nullptr);
+  file.close();
+  if (!file) return refused("cannot write '" + path + "'");
+  if (json) {
+    exporting::writeJson(out, Json{{"ok", code == 0}, {"file", path}, {"bytes", bytes}, {"ended", ended}});
+  } else if (code == 0) {
+    out << "wrote " << bytes << " bytes of the recording to " << path << (ended ? " (recording ended)" : "") << '\n';
+  }
+  return code;
+}
+
+}  // namespace
+
+const std::vector<std::string>& controlCommandNames() {
+  static const std::vector<std::string> names = {"status", "start", "stop",   "mark", "dump",
+                                                 "stream", "filter", "detach", "help", "quit"};
+  return names;
+}
+
+std::vector<std::string> splitWords(const std::string& line) {
+  std::vector<std::string> words;
+  std::string word;
+  bool in_word = false;
+  char quote = 0;
+  for (char c : line) {
+    if (quote) {
+      if (c == quote) quote = 0;
+      else word.push_back(c);
+    } else if (c == '\'' || c == '"') {
+      quote = c;
+      in_word = true;
+    } else if (c == ' ' || c == '\t') {
+      if (in_word) words.push_back(word);
+      word.clear();
+      in_word = false;
+    } else {
+      word.push_back(c);
+      in_word = true;
+    }
+  }
+  if (in_word) words.push_back(word);
+  return words;
+}
+
+int runControlCommand(protocol::Client& client, const std::vector<std::string>& words, bool json, std::ostream& out) {
+  if (words.empty()) return 0;
+  const std::string& name = words[0];
+  Json command{{"cmd", name}};
+  std::string output;       // dump -o, stream -o
+  int64_t duration_ns = 0;  // stream --duration
+  // The words after the name: options, then at most one positional argument.
+  std::vector<std::string> positional;
+  for (size_t i = 1; i < words.size(); ++i) {
+    const std::string& word = words[i];
+    if ((word == "-o" || word == "--duration") && i + 1 < words.size()) {
+      if (word == "-o") {
+        output = words[++i];
+      } else if (auto ns = parseDuration(words[++i]); ns && *ns > 0) {
+        duration_ns = *ns;
+      } else {
+        return refused("--duration: '" + words[i] + "' is not a duration (examples: 10s, 1m)");
+      }
+    } else if (name == "mark" && (word == "--begin" || word == "--end")) {
+      command["kind"] = word.substr(2);
+    } else if (word.starts_with("-") && word.size() > 1) {
+      return refused("unknown option '" + word + "' for " + name);
+    } else {
+      positional.push_back(word);
+    }
+  }
+  const bool takes_text = name == "start" || name == "mark" || name == "filter";
+  if (name == "help") {
+    out << kUsage;
+    return 0;
+  }
+  if (name != "status" && name != "start" && name != "stop" && name != "mark" && name != "dump" && name != "stream" &&
+      name != "filter" && name != "detach") {
+    return refused("unknown command '" + name + "' (commands: status, start, stop, mark, dump, stream, filter, detach)");
+  }
+  if (positional.size() > (takes_text ? 1u : 0u) || (name == "mark" && positional.empty())) {
+    return refused(name == "mark" ? "usage: mark NAME [--begin|--end]" : "too many arguments for " + name + " (see help)");
+  }
+  if (!output.empty() && name != "dump" && name != "stream") return refused("-o is for dump and stream");
+  if (duration_ns > 0 && name != "stream") return refused("--duration is for stream");
+  if (name == "stream") {
+    if (output.empty()) return refused("usage: stream -o FILE [--duration D]");
+    return stream(client, output, duration_ns, json, out);
+  }
+  if (!positional.empty()) command[name == "start" ? "options" : name == "mark" ? "name" : "filter"] = positional[0];
+  if (!output.empty()) command["path"] = output;
+
+  Json reply;
+  std::string error;
+  const bool ok = client.request(command, reply, error);
+  if (!ok && !reply.is_object()) {  // no reply at all: the connection broke
+    std::cerr << "stackscope: error: " << error << '\n';
+    return 2;
+  }
+  if (json) {
+    exporting::writeJson(out, body(reply));
+  } else if (ok && name == "status") {
+    printStatus(reply, out);
+  } else if (ok && reply.contains("message") && reply["message"].is_string()) {
+    out << reply["message"].get<std::string>() << '\n';
+  }
+  if (!ok && !json) std::cerr << "stackscope: error: " << error << '\n';
+  return ok ? 0 : 1;
+}
+
+}  // namespace stackscope::cli
