@@ -136,6 +136,7 @@ void ControlServer::run(void* self, JNIEnv* jni, AgentThread&) { static_cast<Con
 
 void ControlServer::serve(JNIEnv* jni) {
   std::vector<pollfd> fds;
+  bool stream_progress = false;
   while (!stopping_.load(std::memory_order_acquire)) {
     fds.clear();
     fds.push_back({wake_fd_, POLLIN, 0});
@@ -153,7 +154,8 @@ void ControlServer::serve(JNIEnv* jni) {
     }
     const bool draining = std::any_of(clients_.begin(), clients_.end(),
                                       [](const auto& c) { return c->state == Client::State::Draining; });
-    const int timeout = waiting_for_stream || draining ? kStreamPollMs : -1;
+    // A stream that just got bytes may have more at once (a client catching up): no wait.
+    const int timeout = stream_progress ? 0 : waiting_for_stream || draining ? kStreamPollMs : -1;
     if (poll(fds.data(), fds.size(), timeout) < 0 && errno != EINTR) break;
     if (fds[0].revents & POLLIN) {
       uint64_t count = 0;
@@ -173,9 +175,12 @@ void ControlServer::serve(JNIEnv* jni) {
       }
       if (client.state == Client::State::Draining && now >= client.drain_deadline_ns) client.state = Client::State::Dead;
     }
+    stream_progress = false;
     for (auto& client : clients_) {
       if (client->state == Client::State::Dead) continue;
+      const uint64_t offset = client->stream_offset;
       fillStream(*client);
+      stream_progress = stream_progress || client->stream_offset != offset;
       if (client->pending() > 0) send(*client);
     }
     std::erase_if(clients_, [](const std::unique_ptr<Client>& client) {
