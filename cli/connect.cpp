@@ -42,16 +42,26 @@ char** completeCommand(const char* text, int start, int) {
   return start == 0 ? rl_completion_matches(text, commandGenerator) : nullptr;
 }
 
+// One line of input: from readline on a terminal (editing, history, completion), else plain
+// lines (readline would echo each one back to a script). False at the end of input.
+bool readLine(bool terminal, const std::string& text, std::string& line) {
+  if (!terminal) return static_cast<bool>(std::getline(std::cin, line));
+  char* raw = readline(text.c_str());
+  if (!raw) return false;
+  line = raw;
+  std::free(raw);
+  if (!splitWords(line).empty()) add_history(line.c_str());
+  return true;
+}
+
 int prompt(protocol::Client& client, const std::string& target, bool json) {
   rl_attempted_completion_function = completeCommand;
+  const bool terminal = isatty(STDIN_FILENO);
   const std::string text = "stackscope " + target + "> ";
   int last = 0;
-  while (char* raw = readline(isatty(STDIN_FILENO) ? text.c_str() : "")) {
-    const std::string line = raw;
-    std::free(raw);
+  for (std::string line; readLine(terminal, text, line);) {
     const std::vector<std::string> words = splitWords(line);
     if (words.empty()) continue;
-    add_history(line.c_str());
     if (words[0] == "quit" || words[0] == "exit") break;
     last = runControlCommand(client, words, json, std::cout);
     std::cout.flush();
