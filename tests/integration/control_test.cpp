@@ -4,6 +4,7 @@
 // was sent between, dump's copy and the stream read with the same reader as the file, and
 // after every bad frame the JVM still records and finishes its work.
 #include <signal.h>
+#include <sys/stat.h>
 
 #include <fstream>
 #include <memory>
@@ -34,12 +35,13 @@ std::string readAll(const std::string& path) {
 
 class Control : public RecordingTest {
  protected:
-  void startJvm() {
+  void startJvm(const std::string& control = "0") {
     recording_ = file("run.ssr");
     switch_ = file("switch");
     stop_ = file("stop");
-    jvm_ = std::make_unique<Child>(javaCommand(
-        "Controlled", {switch_, stop_}, {"-agentpath:" + agentPath() + "=control=0,interval=5ms,file=" + recording_}));
+    jvm_ = std::make_unique<Child>(javaCommand("Controlled", {switch_, stop_},
+                                               {"-agentpath:" + agentPath() + "=control=" + control +
+                                                ",interval=5ms,file=" + recording_}));
     ASSERT_TRUE(jvm_->waitForStdout("ready", kWait)) << "the JVM did not start";
   }
 
@@ -319,6 +321,24 @@ TEST_F(Control, OneShotCommandsExitCodesAndDetach) {
   finishJvm();  // still alive, and it ends its work normally
   EXPECT_EQ(std::to_string(std::filesystem::file_size(recording_)), size_at_detach) << "written after detach";
   EXPECT_GT(report(recording_).at("samples").get<double>(), 0);
+}
+
+TEST_F(Control, UnixSocketForTheJvmsUserOnly) {
+  const std::string socket = file("control.sock");
+  startJvm("unix:" + socket);
+  struct stat st {};
+  ASSERT_EQ(stat(socket.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISSOCK(st.st_mode));
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+  // By address: the token comes from the control file that names it.
+  ProcessResult status = run({STACKSCOPE_BIN, "connect", "unix:" + socket, "status", "--json"});
+  ASSERT_EQ(status.exit_code, 0) << status.err;
+  EXPECT_EQ(json::parse(status.out).value("control", ""), "unix:" + socket) << status.out;
+  ProcessResult wrong = run({STACKSCOPE_BIN, "connect", "unix:" + socket, "--token", std::string(64, 'f'), "status"});
+  EXPECT_EQ(wrong.exit_code, 1);
+  EXPECT_NE(wrong.err.find("unauthenticated"), std::string::npos) << wrong.err;
+  finishJvm();
+  EXPECT_FALSE(std::filesystem::exists(socket)) << "the socket is removed at exit";
 }
 
 }  // namespace
