@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 
@@ -178,7 +179,8 @@ int runControlCommand(protocol::Client& client, const std::vector<std::string>& 
     return stream(client, output, duration_ns, json, out);
   }
   if (!positional.empty()) command[name == "start" ? "options" : name == "mark" ? "name" : "filter"] = positional[0];
-  if (!output.empty()) command["path"] = output;
+  // The agent opens the path in the JVM's working directory: make it the user's.
+  if (!output.empty()) command["path"] = std::filesystem::absolute(output).string();
 
   Json reply;
   std::string error;

@@ -445,9 +445,16 @@ bool RecordingWriter::copyTo(const std::string& path, std::string& error) {
   // The recording's own bytes, read back through this process's descriptor (the file may
   // have been renamed or removed since it was opened).
   const int source = ::open(("/proc/self/fd/" + std::to_string(fd_)).c_str(), O_RDONLY | O_CLOEXEC);
-  const int target = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (source < 0 || target < 0) {
-    error = "cannot " + std::string(source < 0 ? "read the recording" : "create '" + path + "'") + ": " + std::strerror(errno);
+  // O_NONBLOCK: a FIFO without a reader fails at once instead of blocking the caller (the
+  // control server's thread, with the writer's lock held) forever; only a regular file is written.
+  const int target = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0644);
+  struct stat st {};
+  const bool regular = target >= 0 && ::fstat(target, &st) == 0 && S_ISREG(st.st_mode);
+  if (source < 0 || target < 0 || !regular || ::ftruncate(target, 0) != 0) {
+    error = source < 0    ? "cannot read the recording: " + std::string(std::strerror(errno))
+            : target < 0  ? "cannot create '" + path + "': " + std::strerror(errno)
+            : !regular    ? "'" + path + "' is not a regular file"
+                          : "cannot truncate '" + path + "': " + std::strerror(errno);
     if (source >= 0) ::close(source);
     if (target >= 0) ::close(target);
     return false;

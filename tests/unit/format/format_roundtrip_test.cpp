@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <algorithm>
 
 #include "recording_fixture.h"
@@ -73,6 +75,12 @@ TEST(FormatRoundTrip, CopyOfAnUnfinishedRecordingReadsOnItsOwn) {
   writer.writeMarker({5'000'000, 0, MarkerKind::Point, writer.internString("half")});
   for (int i = 5; i < 8; ++i) writer.writeSample({i * 1'000'000, 1, stack});  // pending, not flushed
   std::string error;
+  // Not into a directory, nor a FIFO nobody reads (that would block the writer forever).
+  EXPECT_FALSE(writer.copyTo(std::filesystem::temp_directory_path().string(), error));
+  const std::string fifo = tempPath("copy.fifo");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_FALSE(writer.copyTo(fifo, error));
+  std::remove(fifo.c_str());
   ASSERT_TRUE(writer.copyTo(copy, error)) << error;
   for (int i = 8; i < 10; ++i) writer.writeSample({i * 1'000'000, 1, stack});
   ASSERT_TRUE(writer.finish(10'000'000));
