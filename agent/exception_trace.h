@@ -8,8 +8,10 @@
 //   is unchanged. Not seen: exceptions created with writableStackTrace false or whose class
 //   overrides fillInStackTrace() without calling Throwable's, HotSpot's preallocated implicit
 //   exceptions (OmitStackTraceInFastThrow: compiled code's hot NullPointerException,
-//   ArithmeticException… once C2 recompiled it), and second throws of one object (a rethrow,
-//   a cached exception); an exception created and never thrown is counted.
+//   ArithmeticException… once C2 recompiled it), errors HotSpot builds without their Java
+//   constructor (StackOverflowError, its preallocated OutOfMemoryErrors), and second throws of
+//   one object (a rethrow, a cached exception); an exception created and never thrown is
+//   counted.
 // thrown (exception=thrown): every throw, through JVMTI's Exception event, with whether a Java
 //   frame of the thread catches it: exact throw counts. The event needs the
 //   can_generate_exception_events capability, and that capability alone makes HotSpot send
