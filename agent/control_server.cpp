@@ -32,6 +32,9 @@ constexpr size_t kMaxPendingReplies = 1u << 20;
 // After an Error frame the connection's input is drained this long before it is closed, so
 // that closing with unread input (which resets the connection) cannot destroy the frame.
 constexpr int64_t kCloseDrainNs = 1'000'000'000;
+// A connection that has not said hello by then is refused: a client without the token must
+// not hold one of the kMaxClients places for long.
+constexpr int64_t kHelloTimeoutNs = 5'000'000'000;
 // How often streaming clients are offered new bytes of the recording.
 constexpr int kStreamPollMs = 100;
 // When the server stops after the recording ended, how long it goes on sending streaming
@@ -155,7 +158,12 @@ void ControlServer::serve(JNIEnv* jni) {
     const bool draining = std::any_of(clients_.begin(), clients_.end(),
                                       [](const auto& c) { return c->state == Client::State::Draining; });
     // A stream that just got bytes may have more at once (a client catching up): no wait.
-    const int timeout = stream_progress ? 0 : waiting_for_stream || draining ? kStreamPollMs : -1;
+    int timeout = stream_progress ? 0 : waiting_for_stream || draining ? kStreamPollMs : -1;
+    for (const auto& client : clients_) {
+      if (client->state != Client::State::Open || client->authenticated) continue;
+      const int64_t left_ms = std::max<int64_t>(0, (client->hello_deadline_ns - monotonicNs()) / 1'000'000 + 1);
+      if (timeout < 0 || left_ms < timeout) timeout = static_cast<int>(left_ms);
+    }
     if (poll(fds.data(), fds.size(), timeout) < 0 && errno != EINTR) break;
     if (fds[0].revents & POLLIN) {
       uint64_t count = 0;
@@ -174,6 +182,9 @@ void ControlServer::serve(JNIEnv* jni) {
         client.state = Client::State::Dead;
       }
       if (client.state == Client::State::Draining && now >= client.drain_deadline_ns) client.state = Client::State::Dead;
+      if (client.state == Client::State::Open && !client.authenticated && now >= client.hello_deadline_ns) {
+        refuse(client, protocol::error::kUnauthenticated, "no hello within the time limit");
+      }
     }
     stream_progress = false;
     for (auto& client : clients_) {
@@ -225,6 +236,7 @@ void ControlServer::accept() {
     if (fd < 0) return;  // EAGAIN: none left; anything else: the next poll tries again
     auto client = std::make_unique<Client>();
     client->fd = fd;
+    client->hello_deadline_ns = monotonicNs() + kHelloTimeoutNs;
     clients_.push_back(std::move(client));
     if (clients_.size() > kMaxClients) {
       refuse(*clients_.back(), protocol::error::kUnavailable,

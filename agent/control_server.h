@@ -58,6 +58,7 @@ class ControlServer {
     bool streaming = false;
     uint64_t stream_offset = 0;
     int64_t drain_deadline_ns = 0;  // Draining: closed at this monotonic time at the latest
+    int64_t hello_deadline_ns = 0;  // refused if not authenticated by then
     protocol::FrameDecoder decoder{kMaxRequestPayload};
     std::string out;
     size_t out_sent = 0;

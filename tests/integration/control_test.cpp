@@ -200,6 +200,8 @@ TEST_F(Control, BadFramesAndWrongTokensAreRefusedAndTheJvmRecordsOn) {
   EXPECT_EQ(refusal(frameBytes(1, R"({"cmd":"status",)"), true), "malformed");
   EXPECT_EQ(refusal(frameBytes(1, R"({"id":3})"), true), "malformed");
   EXPECT_EQ(refusal(frameBytes(1, "\xff\xfe\x00garbage"), false), "malformed");
+  // Nothing at all: refused once the time for hello is over (5 s), not kept forever.
+  EXPECT_EQ(refusal("", false), "unauthenticated");
   // Not a frame at all: an HTTP request reads as a huge length.
   EXPECT_EQ(refusal("GET / HTTP/1.1\r\nHost: x\r\n\r\n", false), "oversized");
 
