@@ -6,8 +6,12 @@
 #      CPU time and of the work's wall time;
 #   2. streaming: the same with a `stackscope connect PID stream` client from the start:
 #      the ratio, and the events (samples) per second that reached the client, checked equal
-#      to the recording byte for byte.
-# Usage: bench/control.sh [BUILD_DIR]   (env: PAIRS=5, JAVA=java, REPEATS=30)
+#      to the recording byte for byte;
+#   3. catch-up: a recording of bench/java IdleCrowd (IDLE=500 parked threads and one busy,
+#      wall mode at 10 ms: 50 000 samples/s) stopped after CATCHUP_S=10 s, then streamed whole
+#      by a client that connects only then: its samples and bytes over the client's wall time
+#      (connecting included), what the stream delivers when it need not wait for the writer.
+# Usage: bench/control.sh [BUILD_DIR]   (env: PAIRS=5 (0: part 3 only), JAVA=java, REPEATS=30, CATCHUP_S=10)
 set -euo pipefail
 
 build=${1:-build}
@@ -87,14 +91,35 @@ summary() {
   values=$(cut -d' ' -f"$2" "$tmp/ratios.$1" | sort -g)
   printf '%.4f (%.3f-%.3f)' "$(median <<<"$values")" "$(head -1 <<<"$values")" "$(tail -1 <<<"$values")"
 }
-printf 'With a client / without, median (min-max) over %d interleaved rounds, agent cpu@1ms\n' "$pairs"
-printf '%-28s %-24s %-24s\n' client "process, CPU" "work phase, wall"
-printf '%-28s %-24s %-24s\n' "one idle connected client" "$(summary idle 1)" "$(summary idle 2)"
-printf '%-28s %-24s %-24s\n' "one streaming client" "$(summary stream 1)" "$(summary stream 2)"
-echo
-# Events per second through the stream: the samples the client received over the work's wall
-# time (the stream carries what the agent records, at the rate it records it).
-awk '{printf "stream: %d samples, %d bytes over %.2f s of work: %.0f samples/s\n", $1, $3, $2 / 1e9, $1 / ($2 / 1e9)}' \
-  "$tmp/streamed"
+if ((pairs > 0)); then  # PAIRS=0: the catch-up alone
+  printf 'With a client / without, median (min-max) over %d interleaved rounds, agent cpu@1ms\n' "$pairs"
+  printf '%-28s %-24s %-24s\n' client "process, CPU" "work phase, wall"
+  printf '%-28s %-24s %-24s\n' "one idle connected client" "$(summary idle 1)" "$(summary idle 2)"
+  printf '%-28s %-24s %-24s\n' "one streaming client" "$(summary stream 1)" "$(summary stream 2)"
+  echo
+  # Events per second through the stream: the samples the client received over the work's wall
+  # time (the stream carries what the agent records, at the rate it records it).
+  awk '{printf "stream: %d samples, %d bytes over %.2f s of work: %.0f samples/s\n", $1, $3, $2 / 1e9, $1 / ($2 / 1e9)}' \
+    "$tmp/streamed"
+  echo
+fi
+
+# 3. Catch-up.
+javac=$(dirname "$(realpath "$java")")/javac
+"$javac" --release 17 -d "$tmp/classes" "$(dirname "$0")/java/src/io/stackscope/bench/IdleCrowd.java"
+"$java" -Xmx512m -Xss256k -XX:+UseSerialGC \
+  "-agentpath:$agent=event=wall,interval=10ms,control=0,file=$tmp/crowd.ssr" \
+  -cp "$tmp/classes" io.stackscope.bench.IdleCrowd 500 1 $((${CATCHUP_S:-10} + 60)) >/dev/null 2>"$tmp/crowd.err" &
+crowd=$!
+until [[ -e /tmp/stackscope-$crowd.address ]]; do sleep 0.05; done
+sleep "${CATCHUP_S:-10}"
+"$stackscope" connect "$crowd" stop >/dev/null
+TIMEFORMAT='%R'
+seconds=$( { time "$stackscope" connect "$crowd" stream -o "$tmp/crowd-stream.ssr" >/dev/null; } 2>&1 )
+kill "$crowd"
+wait "$crowd" 2>/dev/null || true
+cmp -s "$tmp/crowd-stream.ssr" "$tmp/crowd.ssr" || { echo "control.sh: the catch-up stream differs from the recording" >&2; exit 1; }
+awk -v s="$(samples "$tmp/crowd-stream.ssr")" -v b="$(stat -c %s "$tmp/crowd-stream.ssr")" -v t="$seconds" \
+  'BEGIN{printf "catch-up: %d samples, %d bytes streamed whole in %.3f s (client start and connect included): %.0f samples/s, %.1f MB/s\n", s, b, t, s / t, b / t / 1e6}'
 echo
 echo "load:    $(cut -d' ' -f1-3 /proc/loadavg) at the end"
