@@ -42,6 +42,7 @@ struct RecordArgs {
   std::string exceptions;      // the exception trace's source, agent option exception=; empty: created
   std::string metrics;  // the agent's metrics= list, "" = its default
   std::string histo;    // the agent's histo=, "" = no class histogram
+  std::string control;  // the agent's control=, "" = no control server
   bool no_children = false;
   bool no_native = false;
   std::vector<std::string> command;
@@ -98,6 +99,10 @@ std::string agentOptions(const RecordArgs& args, const fs::path& output) {
   if (!args.histo.empty()) {
     checkOptionValue(args.histo, "--histo");
     options += ",histo=" + args.histo;
+  }
+  if (!args.control.empty()) {
+    checkOptionValue(args.control, "--control");
+    options += ",control=" + args.control;
   }
   if (!args.filter.empty()) {
     checkOptionValue(args.filter, "the filter");
@@ -300,6 +305,9 @@ Command addRecordCommand(CLI::App& parent) {
                   "Class histograms (objects in the heap per class: instances and shallow bytes): every D (10s), or "
                   "after every collection (gc) or every Nth (gc:N), and one at the end; each heap walk stops the JVM "
                   "(report --view histogram, histogram-growth)");
+  cmd->add_option("--control", args->control,
+                  "Listen for `stackscope connect` (status, mark, dump, stream, stop, ...): PORT on 127.0.0.1 "
+                  "(0: a free one), IPv4:PORT or unix:PATH");
   cmd->add_option("command", args->command, "The program to run and its arguments, after --")->required();
   // Options after the program belong to it; before `--`, an unknown one is reported by
   // checkCommandLine, which can also say that `--` is missing.
