@@ -185,7 +185,12 @@ bool connectToAgent(std::string_view target, std::string token, Client& client, 
       return false;
     }
   }
-  return client.connect(endpoint, error) && client.hello(token, hello_reply, error);
+  if (!client.connect(endpoint, error)) {
+    // The files of a JVM killed with -9 outlive it; another process may have its pid since.
+    if (allDigits(target)) error += " (the control files of process " + std::string(target) + " may be stale)";
+    return false;
+  }
+  return client.hello(token, hello_reply, error);
 }
 
 }  // namespace stackscope::protocol
