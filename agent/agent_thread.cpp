@@ -1,6 +1,7 @@
 #include "agent/agent_thread.h"
 
 #include <chrono>
+#include <thread>
 
 #include "agent/clocks.h"
 
@@ -14,6 +15,7 @@ bool AgentThread::start(jvmtiEnv* jvmti, JNIEnv* jni, const char* name, Body bod
   if (jni->ExceptionCheck()) jni->ExceptionClear();
   bool started = false;
   if (thread) {
+    jvmti_ = jvmti;
     body_ = body;
     arg_ = arg;
     running_ = true;
@@ -56,6 +58,25 @@ bool AgentThread::stop(int64_t timeout_ns) {
 bool AgentThread::is(JNIEnv* jni, jthread thread) const {
   jobject ours = thread_ref_.load(std::memory_order_acquire);
   return ours && jni->IsSameObject(thread, ours);
+}
+
+bool AgentThread::running() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return running_;
+}
+
+void AgentThread::release(JNIEnv* jni, int64_t timeout_ns) {
+  jobject ours = thread_ref_.exchange(nullptr);
+  if (!ours) return;
+  // The body has returned, but the thread still unwinds out of the JVM: wait until the JVM
+  // says it terminated, so that a detach that returns has no agent thread left.
+  const int64_t deadline = monotonicNs() + timeout_ns;
+  jint state = 0;
+  while (jvmti_ && jvmti_->GetThreadState(static_cast<jthread>(ours), &state) == JVMTI_ERROR_NONE &&
+         !(state & JVMTI_THREAD_STATE_TERMINATED) && monotonicNs() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  jni->DeleteGlobalRef(ours);
 }
 
 }  // namespace stackscope::agent

@@ -30,9 +30,17 @@ class AgentThread {
   // Whether `thread` is this agent thread (ThreadStart uses it to leave agent threads out).
   bool is(JNIEnv* jni, jthread thread) const;
 
+  // Whether the body still runs (not started, or returned: false).
+  bool running();
+
+  // A session's end, once stopped and no callback can call is() any more: waits (at most
+  // timeout_ns) until the JVM has the thread terminated, then drops the reference to it.
+  void release(JNIEnv* jni, int64_t timeout_ns);
+
  private:
   static void JNICALL entry(jvmtiEnv* jvmti, JNIEnv* jni, void* self);
 
+  jvmtiEnv* jvmti_ = nullptr;
   Body body_ = nullptr;
   void* arg_ = nullptr;
   // Global reference, set before the thread starts; read by other threads' ThreadStart.

@@ -58,6 +58,11 @@ bool ClassHistogram::init(JavaVM* vm, std::string& error) {
   return true;
 }
 
+void ClassHistogram::dispose() {
+  if (jvmti_) jvmti_->DisposeEnvironment();
+  jvmti_ = nullptr;
+}
+
 bool ClassHistogram::start(JNIEnv* jni) { return thread_.start(jvmti_, jni, "stackscope-histogram", run, this); }
 
 void ClassHistogram::run(void* self_ptr, JNIEnv* jni, AgentThread& thread) {

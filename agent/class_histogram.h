@@ -50,6 +50,9 @@ class ClassHistogram {
   // VMInit: the thread that takes them.
   bool start(JNIEnv* jni);
   bool isHistogramThread(JNIEnv* jni, jthread thread) const { return thread_.is(jni, thread); }
+  AgentThread& agentThread() { return thread_; }  // a session's end checks and releases it
+  // A session's end: the histogram's own JVMTI environment (from init) given back.
+  void dispose();
   // From the GarbageCollectionFinish callback: only an atomic increment.
   void onGcFinish() { gcs_finished_.fetch_add(1, std::memory_order_relaxed); }
   // VMDeath: stops the thread, then takes the last histogram on the calling thread (unless the

@@ -44,6 +44,7 @@ class ControlServer {
   void stop(int64_t timeout_ns);
 
   bool isServerThread(JNIEnv* jni, jthread thread) const { return thread_.is(jni, thread); }
+  AgentThread& agentThread() { return thread_; }  // whether it still runs, after stop
   bool listening() const { return listen_fd_ >= 0; }  // open succeeded and stop has not run
   const std::string& address() const { return address_; }
   const std::string& token() const { return token_; }

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "agent/clocks.h"
+#include "agent/session_gate.h"
 #include "agent/utf8.h"
 
 namespace stackscope::agent {
@@ -54,7 +55,8 @@ void JNICALL end0(JNIEnv* jni, jclass, jstring name) { pushMarker(jni, name, for
 // Runs on the thread being annotated, the only writer of its slot's annotation fields.
 void JNICALL annotate0(JNIEnv* jni, jclass, jstring user, jstring session, jstring request, jstring application,
                        jstring component) {
-  if (!g_active.load(std::memory_order_acquire)) return;
+  SessionUse use;
+  if (!use || !g_active.load(std::memory_order_acquire)) return;
   ThreadSlot* slot = currentThreadSlot();
   if (!slot) return;  // a thread the agent does not sample: nothing to attribute
   AnnotationValues values;
@@ -156,7 +158,8 @@ void bindClass(jvmtiEnv* jvmti, JNIEnv* jni, jclass klass) {
 void initJavaApi(const JavaApiContext& context) { g_api = context; }
 
 bool queueMarker(std::string name, format::MarkerKind kind, uint32_t thread) {
-  if (!g_active.load(std::memory_order_acquire) || name.empty()) return false;
+  SessionUse use;  // g_api is the session's (session_gate.h)
+  if (!use || !g_active.load(std::memory_order_acquire) || name.empty()) return false;
   MetaEvent event;
   event.kind = MetaEvent::Kind::Marker;
   event.time_ns = monotonicNs() - g_api.start_ns;

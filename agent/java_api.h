@@ -27,7 +27,8 @@ struct JavaApiContext {
   bool cpu_timers = false;  // cpu mode: a thread's match status arms or disarms its timer
 };
 
-// Once, before any event callback can bind a class; the context lives for the process.
+// Per session, before any event callback can bind a class; the context is the session's,
+// used only under a SessionUse (session_gate.h) while active.
 void initJavaApi(const JavaApiContext& context);
 // While inactive (before VMInit finished, after VMDeath) the natives do nothing and no
 // class is bound.

@@ -96,15 +96,9 @@ void NativeThreads::scan() {
 }
 
 void NativeThreads::startLocked(pid_t tid, const std::string &comm) {
-  Entry *free_entry = nullptr;
-  for (uint32_t i = 0; i < kCapacity && !free_entry; ++i) {
-    if (entries_[i].tid.load(std::memory_order_relaxed) == 0)
-      free_entry = &entries_[i];
-  }
-  if (!free_entry) {
-    left_out_.fetch_add(1, std::memory_order_relaxed);
+  Entry *entry = freeEntryLocked();
+  if (!entry)
     return;
-  }
   ThreadSlot *slot = nullptr;
   auto reusable =
       std::find_if(retired_.begin(), retired_.end(),
@@ -121,10 +115,6 @@ void NativeThreads::startLocked(pid_t tid, const std::string &comm) {
   slot->tid = tid;
   slot->metric_base = readThreadCounters(tid);
   slot->name = kNamePrefix + comm;
-  const uintptr_t sp = blockedStackPointer(tid);
-  if (sp != 0)
-    slot->stack = mappingHolding(sp);
-  slot->stack_ready.store(slot->stack.base != 0, std::memory_order_relaxed);
 
   // Its record precedes its samples: queued before the timer exists.
   MetaEvent start;
@@ -134,10 +124,56 @@ void NativeThreads::startLocked(pid_t tid, const std::string &comm) {
   start.has_record = true;
   start.record = {slot->id, slot->name, tid, 0};
   meta_.push(std::move(start));
-  free_entry->slot.store(slot, std::memory_order_release);
-  free_entry->tid.store(tid, std::memory_order_release);
+  fillLocked(*entry, slot);
+}
+
+NativeThreads::Entry *NativeThreads::freeEntryLocked() {
+  for (uint32_t i = 0; i < kCapacity; ++i) {
+    if (entries_[i].tid.load(std::memory_order_relaxed) == 0)
+      return &entries_[i];
+  }
+  left_out_.fetch_add(1, std::memory_order_relaxed);
+  return nullptr;
+}
+
+void NativeThreads::fillLocked(Entry &entry, ThreadSlot *slot) {
+  const uintptr_t sp = blockedStackPointer(slot->tid);
+  if (sp != 0)
+    slot->stack = mappingHolding(sp);
+  slot->stack_ready.store(slot->stack.base != 0, std::memory_order_relaxed);
+  entry.slot.store(slot, std::memory_order_release);
+  entry.tid.store(slot->tid, std::memory_order_release);
   startThreadTimer(*slot, interval_ns_,
                    true); // a thread that already ended: no timer, no samples
+}
+
+void NativeThreads::adopt(ThreadSlot *slot) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  Entry *entry = closed_ ? nullptr : freeEntryLocked();
+  if (entry)
+    fillLocked(*entry, slot);
+  else
+    retired_.emplace_back(slot, scans_); // freed with the table
+}
+
+void NativeThreads::retire(pid_t tid) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (closed_)
+    return;
+  for (uint32_t i = 0; i < kCapacity; ++i) {
+    if (entries_[i].tid.load(std::memory_order_relaxed) == tid)
+      retireLocked(entries_[i]);
+  }
+}
+
+NativeThreads::~NativeThreads() {
+  for (uint32_t i = 0; i < kCapacity; ++i) {
+    if (entries_[i].tid.load(std::memory_order_relaxed) != 0)
+      delete entries_[i].slot.load(std::memory_order_relaxed);
+  }
+  for (auto &[slot, scan] : retired_)
+    delete slot;
+  delete[] entries_;
 }
 
 void NativeThreads::retireLocked(Entry &entry) {

@@ -10,10 +10,15 @@
 // record "jvm:<OS name>", and a timer; a thread that ended, or has since been
 // registered as a Java thread, loses them.
 //
+// After an attach in cpu mode, the Java threads already running are sampled the
+// same way (adopt): no agent code runs on them to set a thread-local slot, so
+// their handler finds their slot by tid here, under their own Java name.
+//
 // SIGNAL SAFETY: find() runs in the SIGPROF handler: a fixed table of (tid,
-// slot) pairs, read with atomics only. Slots are never freed (a late signal may
-// still read one); a retired slot is reused only by a later scan, long after
-// any handler that could have found it returned.
+// slot) pairs, read with atomics only. Slots are freed only with the table, at
+// a session's end once no handler runs (stackscope's stopCapture); a retired
+// slot is reused only by a later scan, long after any handler that could have
+// found it returned.
 #pragma once
 
 #include <sys/types.h>
@@ -36,6 +41,7 @@ public:
 
   NativeThreads(ThreadRegistry &registry, MetaQueue &meta, int64_t interval_ns,
                 int64_t start_ns);
+  ~NativeThreads(); // frees the slots: capture must be stopped
   NativeThreads(const NativeThreads &) = delete;
   NativeThreads &operator=(const NativeThreads &) = delete;
 
@@ -50,6 +56,13 @@ public:
   // Stops every timer; no later scan starts one. At VM death.
   void close();
 
+  // A Java thread running before an attach (see the top): `slot` carries its id,
+  // name and tid, its ThreadStart already queued; it gets a timer and is found
+  // by tid from now on. The table takes the slot.
+  void adopt(ThreadSlot *slot);
+  // That thread's end, on the thread itself: its timer stopped, its end queued.
+  void retire(pid_t tid);
+
   // The slot sampling thread `tid`, or null. Async-signal-safe.
   ThreadSlot *find(pid_t tid) const;
 
@@ -62,13 +75,17 @@ private:
   };
 
   void startLocked(pid_t tid, const std::string &comm);
+  // A free entry, or null (counted as left out) when the table is full.
+  Entry *freeEntryLocked();
+  // Fills `entry` with `slot`: its stack found, its timer started.
+  void fillLocked(Entry &entry, ThreadSlot *slot);
   void retireLocked(Entry &entry);
 
   ThreadRegistry &registry_;
   MetaQueue &meta_;
   const int64_t interval_ns_;
   const int64_t start_ns_;
-  Entry *entries_; // kCapacity, never freed
+  Entry *entries_; // kCapacity
   std::atomic<uint64_t> left_out_{0};
 
   std::mutex mutex_; // the scan and close

@@ -3,6 +3,7 @@
 #include <atomic>
 
 #include "agent/lock_trace.h"
+#include "agent/session_gate.h"
 
 namespace stackscope::agent {
 
@@ -18,9 +19,16 @@ std::atomic<ParkFunction> g_original{nullptr};
 // calls are allowed, and the agent holds no lock around the park.
 void JNICALL parkWrapper(JNIEnv* jni, jobject unsafe, jboolean absolute, jlong time) {
   const ParkFunction original = g_original.load(std::memory_order_acquire);
-  LockTrace* trace = g_trace.load(std::memory_order_acquire);
-  if (trace) trace->begin(WaitSource::Park);
+  // The session may end during the park: the trace is looked up again after it, and used
+  // only inside the gate each time (session_gate.h).
+  {
+    SessionUse use;
+    LockTrace* trace = use ? g_trace.load(std::memory_order_acquire) : nullptr;
+    if (trace) trace->begin(WaitSource::Park);
+  }
   original(jni, unsafe, absolute, time);
+  SessionUse use;
+  LockTrace* trace = use ? g_trace.load(std::memory_order_acquire) : nullptr;
   if (trace) trace->end(jni, nullptr);
 }
 

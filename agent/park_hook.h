@@ -16,7 +16,8 @@ namespace stackscope::agent {
 
 class LockTrace;
 
-// Parks are handed to `trace` from now on (set before events are enabled, once).
+// Parks are handed to `trace` from now on (set before events are enabled; null at a
+// session's end, before its gate closes).
 void setParkTrace(LockTrace* trace);
 
 // The JVM's Unsafe_Park at `original` is being bound: returns the wrapper to bind instead.

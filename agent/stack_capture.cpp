@@ -7,8 +7,9 @@
 //   * the only memory it reads besides its own data is the interrupted thread's stack, and
 //     only words that stub_unwind.h's usedStackWord allows (a fault here kills the JVM);
 //   * errno is saved and restored;
-//   * the data it touches lives for the whole process (never freed), because a signal can
-//     still arrive after the recording has ended; it checks the global "active" flag.
+//   * a signal can still arrive after the recording has ended: the handler counts itself in
+//     g_in_handler before it checks the global "active" flag, and a session frees the data it
+//     touches (ring, counters, regions, slots) only after stopCapture saw no handler left.
 #include "agent/stack_capture.h"
 
 #include <dlfcn.h>
@@ -25,6 +26,7 @@
 #include <cstring>
 
 #include "agent/clocks.h"
+#include "agent/session_gate.h"
 #include "agent/compiled_frame_edges.h"
 #include "agent/cpu_sampler.h"
 #include "agent/stub_unwind.h"
@@ -57,6 +59,9 @@ static_assert(offsetof(ASGCT_CallFrame, method_id) == offsetof(RawFrame, method)
 CaptureConfig g_config;
 AsyncGetCallTraceFn g_walk = nullptr;
 std::atomic<bool> g_active{false};
+// Handlers running now: a session that ends waits for none to be left before its ring,
+// counters and regions are freed (session_gate.h has the pattern).
+std::atomic<int64_t> g_in_handler{0};
 
 // AsyncGetCallTrace's results that matter here (HotSpot's forte.cpp).
 constexpr jint kNoJavaFrame = 0;
@@ -416,7 +421,9 @@ void handleSample(siginfo_t* info, void* ucontext) {
 
 void onSigprof(int, siginfo_t* info, void* ucontext) {
   const int saved_errno = errno;
-  if (g_active.load(std::memory_order_acquire)) handleSample(info, ucontext);
+  g_in_handler.fetch_add(1);
+  if (g_active.load()) handleSample(info, ucontext);
+  g_in_handler.fetch_sub(1);
   errno = saved_errno;
 }
 
@@ -476,7 +483,12 @@ void setVmThreadAnchor(const VmThreadAnchor* anchor) {
 #endif
 }
 
-void setCaptureActive(bool active) { g_active.store(active, std::memory_order_release); }
+void setCaptureActive(bool active) { g_active.store(active); }
+
+bool stopCapture(int64_t timeout_ns) {
+  g_active.store(false);
+  return waitForNoUsers(g_in_handler, timeout_ns);
+}
 bool captureActive() { return g_active.load(std::memory_order_acquire); }
 
 }  // namespace stackscope::agent

@@ -44,7 +44,9 @@ void* findAsyncGetCallTrace();
 // runtime call from compiled code has no walkable anchor). After installCaptureHandler.
 int walkThreadInNative(JNIEnv* jni, RawFrame* frames, int depth);
 
-// Installs the handler (once, never uninstalled). It does nothing until setCaptureActive(true).
+// Installs the handler (never uninstalled: once the agent detaches it stays, inert) with the
+// session's config; again for each session, while capture is stopped. It does nothing until
+// setCaptureActive(true).
 bool installCaptureHandler(const CaptureConfig& config);
 // Whether installCaptureHandler replaced a handler someone else had installed for SIGPROF
 // (another profiler, a native library): that one gets no more signals.
@@ -52,6 +54,9 @@ bool replacedForeignSigprofHandler();
 // Whether SIGPROF still reaches the capture handler (false once someone replaced it).
 bool captureHandlerStillInstalled();
 void setCaptureActive(bool active);
+// Deactivates capture and waits, at most timeout_ns, until no handler is still running; true
+// if none was: the config's ring, counters and tables may then be freed.
+bool stopCapture(int64_t timeout_ns);
 bool captureActive();
 
 }  // namespace stackscope::agent

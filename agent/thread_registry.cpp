@@ -9,22 +9,34 @@ namespace stackscope::agent {
 namespace {
 // initial-exec: a dlopen'ed library's TLS otherwise goes through __tls_get_addr, which may
 // allocate on first use and so is not async-signal-safe. The handler reads this pointer.
+// A slot is the thread's only for the generation it was set in: a session that ends cannot
+// reach every thread's TLS to clear it, so it moves the generation on instead, and the
+// pointers left behind (to slots about to be freed) are never read again.
 thread_local ThreadSlot* tls_slot __attribute__((tls_model("initial-exec"))) = nullptr;
+thread_local uint64_t tls_generation __attribute__((tls_model("initial-exec"))) = 0;
+std::atomic<uint64_t> g_generation{1};
 }  // namespace
 
 ThreadSlot* currentThreadSlot() {
   ThreadSlot* slot = tls_slot;
+  const uint64_t generation = tls_generation;
   std::atomic_signal_fence(std::memory_order_acquire);
-  return slot;
+  return generation == g_generation.load(std::memory_order_acquire) ? slot : nullptr;
 }
 
 void setCurrentThreadSlot(ThreadSlot* slot) {
-  // The fences keep the store ordered with what the thread does to the slot around it, as
-  // seen by a signal handler interrupting this thread.
+  // The fences keep the stores ordered with what the thread does to the slot around it, as
+  // seen by a signal handler interrupting this thread: the generation is set last.
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  tls_generation = 0;
   std::atomic_signal_fence(std::memory_order_seq_cst);
   tls_slot = slot;
   std::atomic_signal_fence(std::memory_order_seq_cst);
+  tls_generation = g_generation.load(std::memory_order_acquire);
+  std::atomic_signal_fence(std::memory_order_seq_cst);
 }
+
+void forgetThreadSlots() { g_generation.fetch_add(1); }
 
 void ThreadRegistry::insertLocked(ThreadSlot* slot, MetaEvent&& start) {
   meta_.push(std::move(start));
@@ -104,6 +116,14 @@ void ThreadRegistry::close() {
   std::lock_guard<std::mutex> lock(mutex_);
   closed_ = true;
   for (auto& [id, slot] : slots_) stopThreadTimer(*slot);
+}
+
+void ThreadRegistry::removeAll(std::vector<ThreadSlot*>& out) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (auto& [id, slot] : slots_) out.push_back(slot);
+  slots_.clear();
+  foreign_.clear();
+  ++generation_;
 }
 
 size_t ThreadRegistry::size() {

@@ -103,6 +103,8 @@ struct ThreadSlot {
 ThreadSlot* currentThreadSlot();
 // Sets the calling thread's slot (null to clear). Not for signal handlers.
 void setCurrentThreadSlot(ThreadSlot* slot);
+// Every thread's slot reads as null from now on (a session ends: its slots will be freed).
+void forgetThreadSlots();
 
 class ThreadRegistry {
  public:
@@ -133,6 +135,8 @@ class ThreadRegistry {
   void removeAllForeign(std::vector<ThreadSlot*>& out);
   // Deletes every timer and refuses further additions.
   void close();
+  // Once closed, at the end of a session: removes every slot into `out`, to be freed.
+  void removeAll(std::vector<ThreadSlot*>& out);
   size_t size();
 
   // Runs fn(generation, slots) with the mutex held; the generation changes whenever a slot

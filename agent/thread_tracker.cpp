@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <functional>
 #include <cstdio>
 #include <vector>
 
@@ -39,6 +40,24 @@ pid_t tidByOsName(const std::vector<std::string>& os_names, size_t i, const std:
   pid_t found = 0;
   for (const native::ProcessThread& task : tasks) {
     if (task.name != name) continue;
+    if (found != 0) return 0;
+    found = task.tid;
+  }
+  return found;
+}
+
+// The Java main thread runs on the launcher's second OS thread, which keeps the launcher's
+// name ("java": the process's own, as the first thread, the pid, has it too, waiting for
+// main to end): the one other thread of that name. 0 when there is not exactly one.
+pid_t mainThreadTid(const std::vector<native::ProcessThread>& tasks) {
+  pid_t found = 0;
+  const pid_t pid = getpid();
+  std::string launcher;
+  for (const native::ProcessThread& task : tasks) {
+    if (task.tid == pid) launcher = task.name;
+  }
+  for (const native::ProcessThread& task : tasks) {
+    if (task.tid == pid || launcher.empty() || task.name != launcher) continue;
     if (found != 0) return 0;
     found = task.tid;
   }
@@ -207,10 +226,8 @@ void ThreadTracker::onStart(JNIEnv* jni, jthread thread) {
   }
 }
 
-void ThreadTracker::registerRunning(JNIEnv* jni, bool (*is_agent_thread)(JNIEnv* jni, jthread thread)) {
-  // cpu mode leaves the foreign threads out: a per-thread CPU timer must be created on its
-  // thread, and no code of the agent ever runs on them.
-  if (options_.mode != SampleMode::Wall) return;
+void ThreadTracker::forEachRunning(JNIEnv* jni, bool (*is_agent_thread)(JNIEnv* jni, jthread thread),
+                                   const std::function<void(jthread, pid_t)>& fn) {
   jint count = 0;
   jthread* threads = nullptr;
   if (jvmti_->GetAllThreads(&count, &threads) != JVMTI_ERROR_NONE) return;
@@ -218,10 +235,36 @@ void ThreadTracker::registerRunning(JNIEnv* jni, bool (*is_agent_thread)(JNIEnv*
   for (jint i = 0; i < count; ++i) os_names[i] = osThreadName(threadName(threads[i]));
   const std::vector<native::ProcessThread> tasks = native::listThreads(getpid());
   for (jint i = 0; i < count; ++i) {
-    if (!is_agent_thread(jni, threads[i])) registerForeign(jni, threads[i], tidByOsName(os_names, i, tasks));
+    pid_t tid = tidByOsName(os_names, i, tasks);
+    if (tid == 0 && os_names[i] == "main") tid = mainThreadTid(tasks);
+    if (!is_agent_thread(jni, threads[i])) fn(threads[i], tid);
     jni->DeleteLocalRef(threads[i]);
   }
   jvmti_->Deallocate(reinterpret_cast<unsigned char*>(threads));
+}
+
+void ThreadTracker::registerRunning(JNIEnv* jni, bool (*is_agent_thread)(JNIEnv* jni, jthread thread)) {
+  // cpu mode leaves the foreign threads out: no agent code runs on them to set the
+  // thread-local slot their handler would look for (after an attach, adoptRunning does).
+  if (options_.mode != SampleMode::Wall) return;
+  forEachRunning(jni, is_agent_thread, [&](jthread thread, pid_t tid) { registerForeign(jni, thread, tid); });
+}
+
+void ThreadTracker::adoptRunning(JNIEnv* jni, bool (*is_agent_thread)(JNIEnv* jni, jthread thread),
+                                 NativeThreads& table) {
+  forEachRunning(jni, is_agent_thread, [&](jthread thread, pid_t tid) {
+    if (tid == 0) return;  // its OS thread not found by name: it cannot be given a timer
+    MetaEvent start;
+    ThreadSlot* slot = newSlot(jni, thread, tid, start);
+    slot->metric_base = readThreadCounters(tid);
+    // The table has no JNI to release references with; its slots need none.
+    if (slot->name_ref) jni->DeleteWeakGlobalRef(slot->name_ref);
+    jni->DeleteGlobalRef(slot->thread_ref);
+    slot->name_ref = nullptr;
+    slot->thread_ref = nullptr;
+    meta_.push(std::move(start));  // before its timer: the record precedes the samples
+    table.adopt(slot);
+  });
 }
 
 void ThreadTracker::registerForeign(JNIEnv* jni, jthread thread, pid_t tid) {
@@ -276,6 +319,12 @@ void ThreadTracker::onEnd(JNIEnv* jni, jthread thread) {
 void ThreadTracker::dropForeign(JNIEnv* jni) {
   std::vector<ThreadSlot*> slots;
   registry_.removeAllForeign(slots);
+  for (ThreadSlot* slot : slots) release(jni, slot);
+}
+
+void ThreadTracker::dropAll(JNIEnv* jni) {
+  std::vector<ThreadSlot*> slots;
+  registry_.removeAll(slots);
   for (ThreadSlot* slot : slots) release(jni, slot);
 }
 

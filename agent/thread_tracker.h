@@ -13,6 +13,7 @@
 #include <jvmti.h>
 
 #include <atomic>
+#include <functional>
 #include <cstdint>
 #include <mutex>
 #include <string>
@@ -20,6 +21,7 @@
 
 #include "agent/lost_counters.h"
 #include "agent/meta_events.h"
+#include "agent/native_threads.h"
 #include "agent/options.h"
 #include "agent/thread_registry.h"
 
@@ -41,9 +43,15 @@ class ThreadTracker {
   // VMInit, once the agent's threads exist (is_agent_thread tells them): registers every
   // live thread not registered yet as a foreign slot (wall mode only).
   void registerRunning(JNIEnv* jni, bool (*is_agent_thread)(JNIEnv* jni, jthread thread));
+  // After an attach, cpu mode: every live thread (but the agent's) is sampled through
+  // `table` by its tid (native_threads.h), its record queued first.
+  void adoptRunning(JNIEnv* jni, bool (*is_agent_thread)(JNIEnv* jni, jthread thread), NativeThreads& table);
   // VM death, once the recording is finished: frees the foreign slots, which no ThreadEnd
   // will remove any more.
   void dropForeign(JNIEnv* jni);
+  // A session's end, once no callback or signal handler can reach a slot any more
+  // (session_gate.h, stopCapture): frees every slot.
+  void dropAll(JNIEnv* jni);
 
   // Virtual threads (virtual_threads.h), on the carrier: the mounted thread's id (a new one
   // and its record at its first mount) goes into the carrier's slot, and out again.
@@ -60,6 +68,9 @@ class ThreadTracker {
   // A new slot for `thread`, and in `start` its ThreadStart event with its record.
   ThreadSlot* newSlot(JNIEnv* jni, jthread thread, pid_t tid, MetaEvent& start);
   void registerForeign(JNIEnv* jni, jthread thread, pid_t tid);
+  // fn(thread, tid) for every live thread but the agent's; tid 0 when not found by name.
+  void forEachRunning(JNIEnv* jni, bool (*is_agent_thread)(JNIEnv* jni, jthread thread),
+                      const std::function<void(jthread, pid_t)>& fn);
   void release(JNIEnv* jni, ThreadSlot* slot);
   // The id of the thread that ran on this OS thread before (0 if none) and forgets it.
   uint32_t earlierIdOnOsThread(pid_t tid, uint64_t os_start);

@@ -3,6 +3,7 @@
 #include <atomic>
 
 #include "agent/exception_trace.h"
+#include "agent/session_gate.h"
 
 namespace stackscope::agent {
 
@@ -17,7 +18,11 @@ std::atomic<FillInStackTraceFunction> g_original{nullptr};
 // Runs on the creating thread, in native code, as the JDK's function would: JNI and JVMTI
 // calls are allowed.
 jobject JNICALL fillInStackTraceWrapper(JNIEnv* jni, jobject throwable, jint dummy) {
-  if (ExceptionTrace* trace = g_trace.load(std::memory_order_acquire)) trace->onCreated(jni, throwable);
+  {
+    SessionUse use;  // the trace is a session's (session_gate.h)
+    ExceptionTrace* trace = use ? g_trace.load(std::memory_order_acquire) : nullptr;
+    if (trace) trace->onCreated(jni, throwable);
+  }
   return g_original.load(std::memory_order_acquire)(jni, throwable, dummy);
 }
 

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "agent/thread_tracker.h"
+#include "agent/session_gate.h"
 
 namespace stackscope::agent {
 
@@ -12,7 +13,10 @@ namespace {
 constexpr const char* kMountEvent = "com.sun.hotspot.events.VirtualThreadMount";
 constexpr const char* kUnmountEvent = "com.sun.hotspot.events.VirtualThreadUnmount";
 
-ThreadTracker* g_tracker = nullptr;
+ThreadTracker* g_tracker = nullptr;  // the session's, read under a SessionUse
+// The extension events' indices once enabled (-1: not), for disableVirtualThreadEvents.
+jint g_mount_index = -1;
+jint g_unmount_index = -1;
 
 // The bit index of the one capability set in `caps`, or -1.
 int onlyBitOf(const jvmtiCapabilities& caps) {
@@ -51,11 +55,13 @@ void JNICALL onMount(jvmtiEnv* jvmti, ...) {
   JNIEnv* jni = va_arg(args, JNIEnv*);
   jthread vthread = va_arg(args, jthread);
   va_end(args);
-  if (g_tracker) g_tracker->onVirtualMount(jni, vthread);
+  SessionUse use;
+  if (use && g_tracker) g_tracker->onVirtualMount(jni, vthread);
 }
 
 void JNICALL onUnmount(jvmtiEnv*, ...) {
-  if (g_tracker) g_tracker->onVirtualUnmount();
+  SessionUse use;
+  if (use && g_tracker) g_tracker->onVirtualUnmount();
 }
 
 }  // namespace
@@ -92,12 +98,22 @@ bool enableVirtualThreadEvents(jvmtiEnv* jvmti, ThreadTracker* tracker) {
   jvmti->Deallocate(reinterpret_cast<unsigned char*>(events));
   if (mount < 0 || unmount < 0) return false;
   g_tracker = tracker;
+  g_mount_index = mount;
+  g_unmount_index = unmount;
   if (jvmti->SetExtensionEventCallback(mount, reinterpret_cast<jvmtiExtensionEvent>(onMount)) != JVMTI_ERROR_NONE ||
       jvmti->SetExtensionEventCallback(unmount, reinterpret_cast<jvmtiExtensionEvent>(onUnmount)) != JVMTI_ERROR_NONE) {
     return false;
   }
   return jvmti->SetEventNotificationMode(JVMTI_ENABLE, static_cast<jvmtiEvent>(mount), nullptr) == JVMTI_ERROR_NONE &&
          jvmti->SetEventNotificationMode(JVMTI_ENABLE, static_cast<jvmtiEvent>(unmount), nullptr) == JVMTI_ERROR_NONE;
+}
+
+void disableVirtualThreadEvents(jvmtiEnv* jvmti) {
+  for (jint index : {g_mount_index, g_unmount_index}) {
+    if (index >= 0) jvmti->SetExtensionEventCallback(index, nullptr);  // null disables the event
+  }
+  g_mount_index = g_unmount_index = -1;
+  g_tracker = nullptr;
 }
 
 }  // namespace stackscope::agent

@@ -22,5 +22,7 @@ void requestVirtualThreadSupport(jvmtiEnv* jvmti, jvmtiCapabilities& caps);
 // Enables the mount and unmount events, which then call the tracker. False (and nothing
 // enabled) on a JVM without them or without the capability.
 bool enableVirtualThreadEvents(jvmtiEnv* jvmti, ThreadTracker* tracker);
+// A session's end: the mount events off and the tracker forgotten.
+void disableVirtualThreadEvents(jvmtiEnv* jvmti);
 
 }  // namespace stackscope::agent

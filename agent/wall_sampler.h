@@ -53,6 +53,7 @@ class WallSampler {
   bool start(JNIEnv* jni);
   bool stop(int64_t timeout_ns) { return thread_.stop(timeout_ns); }
   bool isSamplerThread(JNIEnv* jni, jthread thread) const { return thread_.is(jni, thread); }
+  AgentThread& agentThread() { return thread_; }  // a session's end checks and releases it
 
  private:
   static void run(void* self, JNIEnv* jni, AgentThread& thread);

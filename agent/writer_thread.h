@@ -65,6 +65,7 @@ class WriterThread {
 
   bool start(JNIEnv* jni);
   bool isWriterThread(JNIEnv* jni, jthread thread) const { return thread_.is(jni, thread); }
+  AgentThread& agentThread() { return thread_; }  // a session's end checks and releases it
 
   // At VM death: stops the thread (waiting at most timeout_ns), drains what is left and
   // finishes the file. Never blocks longer than about twice the timeout.

@@ -1,0 +1,536 @@
+// Sessions: their capabilities, start, begin, end and freeing, and the control functions of
+// session_control.h. See session.h for the life cycle.
+#include "agent/session.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <mutex>
+
+#include "agent/control_glue.h"
+#include "agent/cpu_sampler.h"
+#include "agent/java_api.h"
+#include "agent/park_hook.h"
+#include "agent/recording_file.h"
+#include "agent/sampling_health.h"
+#include "agent/session_gate.h"
+#include "agent/stack_capture.h"
+#include "agent/throwable_hook.h"
+#include "agent/thread_metrics.h"
+#include "agent/virtual_threads.h"
+#include "agent/vm_bindings.h"
+#include "agent/vm_flags.h"
+#include "agent/vm_structs.h"
+
+namespace stackscope::agent {
+
+Session* g_session = nullptr;
+
+namespace {
+
+// How long a session's end waits for each agent thread, and for callbacks and signal
+// handlers to leave, before it gives up on freeing (the memory is then kept).
+constexpr int64_t kStopTimeoutNs = 5'000'000'000;
+
+// What outlives sessions (session.h). Under g_control.
+struct AgentProcess {
+  JavaVM* vm = nullptr;
+  jvmtiEnv* jvmti = nullptr;
+  void* walk = nullptr;  // AsyncGetCallTrace
+  bool startup_pending = false;  // loaded at startup, VMInit not yet come
+  uint64_t sessions = 0;
+};
+AgentProcess g_process;
+std::mutex g_control;  // every start, stop, detach and VM death, one at a time
+
+bool sameOrSubset(const jvmtiCapabilities& wanted, const jvmtiCapabilities& available) {
+  unsigned char w[sizeof wanted];
+  unsigned char a[sizeof available];
+  std::memcpy(w, &wanted, sizeof w);
+  std::memcpy(a, &available, sizeof a);
+  for (size_t i = 0; i < sizeof w; ++i) {
+    if ((w[i] & a[i]) != w[i]) return false;
+  }
+  return true;
+}
+
+// The capabilities a trace needs. `startup`: in the OnLoad phase, where the lock trace also
+// gets early VMStart for the park's wrapper (native_bind.h), which only then means anything.
+jvmtiCapabilities traceCapabilities(uint32_t trace, const Options& options, bool startup) {
+  jvmtiCapabilities caps{};
+  // exception=thrown: the capability alone changes how C2 compiles throws
+  // (exception_trace.h), asked for only then; created (the default) wraps a native.
+  if ((trace & kTraceException) && options.exceptions_thrown) caps.can_generate_exception_events = 1;
+  if ((trace & kTraceException) && !options.exceptions_thrown) caps.can_generate_native_method_bind_events = 1;
+  if (trace & kTraceAlloc) caps.can_generate_sampled_object_alloc_events = 1;
+  if (trace & kTraceLive) {
+    caps.can_tag_objects = 1;
+    caps.can_generate_object_free_events = 1;
+  }
+  if (trace & kTraceLock) {
+    caps.can_generate_monitor_events = 1;
+    caps.can_get_monitor_info = 1;
+    caps.can_generate_native_method_bind_events = 1;
+    // Both only at startup in HotSpot 17 and 25: after an attach the trace runs without, its
+    // monitor waits' owners unnamed (lock_owners.h gets no contended monitor).
+    caps.can_get_current_contended_monitor = startup ? 1 : 0;
+    caps.can_generate_early_vmstart = startup ? 1 : 0;
+  }
+  return caps;
+}
+
+void addTraceCapabilities(jvmtiCapabilities& into, const jvmtiCapabilities& more) {
+  unsigned char a[sizeof into];
+  unsigned char b[sizeof more];
+  std::memcpy(a, &into, sizeof a);
+  std::memcpy(b, &more, sizeof b);
+  for (size_t i = 0; i < sizeof a; ++i) a[i] |= b[i];
+  std::memcpy(&into, a, sizeof a);
+}
+
+jvmtiCapabilities baseCapabilities(jvmtiEnv* jvmti) {
+  jvmtiCapabilities caps{};
+  caps.can_generate_compiled_method_load_events = 1;
+  caps.can_get_source_file_name = 1;
+  caps.can_get_line_numbers = 1;
+  caps.can_generate_garbage_collection_events = 1;
+  requestVirtualThreadSupport(jvmti, caps);
+  return caps;
+}
+
+// Adds what `options` needs. At startup every capability can be had, so a refusal is an
+// error. In the live phase HotSpot grants some only at startup (on JDK 17 and 25, as
+// GetPotentialCapabilities says after an attach: can_generate_exception_events,
+// can_get_current_contended_monitor, can_generate_early_vmstart): a trace that cannot do
+// without one (exception=thrown) is taken out of `options`, named in `dropped`.
+bool addCapabilities(jvmtiEnv* jvmti, Options& options, bool startup, std::string& dropped, std::string& error) {
+  jvmtiCapabilities caps = baseCapabilities(jvmti);
+  jvmtiCapabilities potential{};
+  if (!startup && jvmti->GetPotentialCapabilities(&potential) != JVMTI_ERROR_NONE) potential = {};
+  for (const TraceName& trace : kTraceNames) {
+    if (!(options.traces & trace.trace)) continue;
+    const jvmtiCapabilities needed = traceCapabilities(trace.trace, options, startup);
+    if (startup || sameOrSubset(needed, potential)) {
+      addTraceCapabilities(caps, needed);
+    } else {
+      options.traces &= ~uint32_t{trace.trace};
+      dropped += std::string(dropped.empty() ? "" : ", ") + trace.name;
+    }
+  }
+  if (const jvmtiError code = jvmti->AddCapabilities(&caps); code != JVMTI_ERROR_NONE) {
+    error = "stackscope: cannot get the JVMTI capabilities it needs (error " + std::to_string(code) + ")";
+    return false;
+  }
+  return true;
+}
+
+std::string systemProperty(jvmtiEnv* jvmti, const char* name) {
+  char* value = nullptr;
+  if (jvmti->GetSystemProperty(name, &value) != JVMTI_ERROR_NONE || !value) return {};
+  std::string result = value;
+  jvmti->Deallocate(reinterpret_cast<unsigned char*>(value));
+  return result;
+}
+
+// "java.version" is set by the class library, so JVMTI's (VM-level) properties lack it.
+std::string javaVersion(JNIEnv* jni) {
+  std::string version;
+  jclass system = jni->FindClass("java/lang/System");
+  jmethodID get = system ? jni->GetStaticMethodID(system, "getProperty", "(Ljava/lang/String;)Ljava/lang/String;") : nullptr;
+  jstring key = get ? jni->NewStringUTF("java.version") : nullptr;
+  auto value = key ? static_cast<jstring>(jni->CallStaticObjectMethod(system, get, key)) : nullptr;
+  if (value && !jni->ExceptionCheck()) {
+    if (const char* chars = jni->GetStringUTFChars(value, nullptr)) {
+      version = chars;
+      jni->ReleaseStringUTFChars(value, chars);
+    }
+  }
+  if (jni->ExceptionCheck()) jni->ExceptionClear();
+  for (jobject local : {static_cast<jobject>(value), static_cast<jobject>(key), static_cast<jobject>(system)}) {
+    if (local) jni->DeleteLocalRef(local);  // a live-phase caller has no callback frame to drop them
+  }
+  return version;
+}
+
+void createMethodIdsForLoadedClasses(jvmtiEnv* jvmti, JNIEnv* jni) {
+  jint count = 0;
+  jclass* classes = nullptr;
+  if (jvmti->GetLoadedClasses(&count, &classes) != JVMTI_ERROR_NONE) return;
+  // One local reference per class arrives at once: make room for them.
+  jni->EnsureLocalCapacity(count);
+  for (jint i = 0; i < count; ++i) {
+    jint methods_count = 0;
+    jmethodID* methods = nullptr;  // arrays and unprepared classes just fail
+    if (jvmti->GetClassMethods(classes[i], &methods_count, &methods) == JVMTI_ERROR_NONE)
+      jvmti->Deallocate(reinterpret_cast<unsigned char*>(methods));
+    jni->DeleteLocalRef(classes[i]);
+  }
+  jvmti->Deallocate(reinterpret_cast<unsigned char*>(classes));
+}
+
+void writeRecordingInfo(Session& session, JNIEnv* jni, uint32_t sample_metrics) {
+  format::RecordingInfo info;
+  info.start_epoch_ns = session.start_epoch_ns;
+  // The sampling mode and the traces that run: the kinds of events recorded.
+  info.mode = eventList(session.options);
+  info.interval_ns = session.options.interval_ns;
+  info.status_interval_ns = session.options.status_interval_ns;
+  info.pid = getpid();
+  info.jvm = systemProperty(session.jvmti, "java.vm.name") + " " + javaVersion(jni);
+  info.options = session.options_text;
+  info.non_safepoint_debug = session.non_safepoint_debug;
+  info.sample_metrics = sample_metrics;
+  session.writer.writeInfo(info);
+}
+
+// Parks reach the lock trace once its fields are bound and Unsafe.park is wrapped (park_hook.h);
+// if either fails, monitors are still traced and the recording says parks are not.
+void startParkTrace(Session& session, JNIEnv* jni) {
+  const bool bound = session.locks.init(session.jvmti, jni);
+  if (bound && parkHooked()) {
+    setParkTrace(&session.locks);
+    return;
+  }
+  const std::string warning = std::string("the lock trace does not see parks (java.util.concurrent locks): ") +
+                              (bound ? "Unsafe.park was not bound through the agent (it is bound at JVM start)"
+                                     : "this JVM lacks Thread.parkBlocker");
+  std::fprintf(stderr, "stackscope: warning: %s\n", warning.c_str());
+  session.writer.writeAgentWarning({0, warning});
+}
+
+// The collectors' names and the cause, in the PerfData block (gc_trace.h): it exists from
+// VMInit on, not yet when the agent loads.
+void bindGcCounters(GcTrace& trace) {
+  VmStructs vm;
+  if (vm.bind(lookupJvmSymbol)) trace.bind(perfMemoryOf(vm));
+}
+
+// Without debug information between safepoints, a sample in compiled code is placed at the
+// nearest safepoint's method and bci: often an inlined callee's or caller's, not the code that
+// ran. Enabling CompiledMethodLoad events does not turn it on for C2; the flag does. Set at
+// load, so every compiled method carries it; after an attach, the methods compiled since.
+format::NonSafepointDebug turnOnNonSafepointDebug() {
+  VmStructs vm;
+  const FlagOutcome outcome = vm.bind(lookupJvmSymbol) ? turnOnBoolFlag(vm, "DebugNonSafepoints") : FlagOutcome::Unknown;
+  if (outcome == FlagOutcome::Unknown) {
+    std::fprintf(stderr,
+                 "stackscope: cannot turn on DebugNonSafepoints (no HotSpot flag table): samples in compiled code "
+                 "may be attributed to a nearby inlined method; -XX:+UnlockDiagnosticVMOptions "
+                 "-XX:+DebugNonSafepoints does it by hand\n");
+    return format::NonSafepointDebug::Off;
+  }
+  return format::NonSafepointDebug::On;
+}
+
+// The session's start for %t in file=: local time, as users read it next to their files.
+std::string localStartTime() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  char text[32] = "";
+  if (localtime_r(&now, &tm)) std::strftime(text, sizeof text, "%Y%m%d-%H%M%S", &tm);
+  return text;
+}
+
+// A new session up to its events (enabled, gate open); begin() does the rest once the VM
+// is live. Null with `error` set when it cannot start; nothing is left behind then.
+Session* createSession(const Options& asked, const std::string& text, bool startup, std::string& error) {
+  jvmtiEnv* jvmti = g_process.jvmti;
+  Options options = asked;
+  std::string dropped;
+  if (!addCapabilities(jvmti, options, startup, dropped, error)) return nullptr;
+  auto* session = new Session(jvmti, options, text, !startup);
+  if (!dropped.empty()) {
+    session->dropped_traces = "not recorded: " + dropped +
+                              " (the JVM grants what it needs only to an agent loaded at its start: -agentpath or "
+                              "stackscope record)";
+    std::fprintf(stderr, "stackscope: %s\n", session->dropped_traces.c_str());
+  }
+  const OpenedRecording file = openRecording(session->writer, options, getpid(), localStartTime());
+  if (!file.ok) {
+    error = file.error;
+    delete session;  // nothing refers to it yet
+    return nullptr;
+  }
+  session->file_path = file.path;
+  if (!file.notice.empty()) std::fprintf(stderr, "%s\n", file.notice.c_str());
+  if (std::string histogram_error; session->histogramOn() && !session->histogram.init(g_process.vm, histogram_error)) {
+    error = "stackscope: " + histogram_error;
+    delete session;
+    return nullptr;
+  }
+  session->non_safepoint_debug = turnOnNonSafepointDebug();
+  initJavaApi({&session->meta, &session->annotations, &session->registry, session->start_ns,
+               options.mode == SampleMode::Cpu});
+  setKernelCallChains(options.native && options.mode == SampleMode::Cpu);
+  const NativeThreads* by_tid = session->findsThreadsByTid() ? &session->native_threads : nullptr;
+  if (!installCaptureHandler({g_process.walk, &session->ring, &session->lost, session->start_ns,
+                              options.mode == SampleMode::Wall, &session->code_regions, by_tid, options.native,
+                              g_process.vm})) {
+    error = "stackscope: cannot install the SIGPROF handler";
+    session->histogram.dispose();
+    delete session;
+    return nullptr;
+  }
+  if (replacedForeignSigprofHandler()) std::fprintf(stderr, "stackscope: warning: %s\n", foreignHandlerWarning().c_str());
+  g_session = session;
+  openSessionGate();
+  if (const jvmtiError code = enableSessionEvents(jvmti, options); code != JVMTI_ERROR_NONE) {
+    error = "stackscope: cannot enable JVMTI events (error " + std::to_string(code) + ")";
+    disableSessionEvents(jvmti);
+    closeSessionGate(kStopTimeoutNs);
+    g_session = nullptr;
+    session->histogram.dispose();
+    delete session;  // nothing ran on its data: no thread, no capture
+    return nullptr;
+  }
+  // JDK 21+: samples of carriers become their virtual threads'. Without it (older JVMs) a
+  // carrier is sampled as itself.
+  enableVirtualThreadEvents(jvmti, &session->tracker);
+  return session;
+}
+
+// The live part of a start: at VMInit (main_thread: the main thread, registered at once), or
+// at once after an attach (main_thread null: every running thread is taken as found).
+void begin(Session& session, JNIEnv* jni, jthread main_thread) {
+  jvmtiEnv* jvmti = session.jvmti;
+  session.tracker.init(jni);
+  session.status.init(jvmti, jni, monotonicNs(), isAgentThread);
+  createMethodIdsForLoadedClasses(jvmti, jni);
+  // Regions generated before the event was enabled are announced again; known ones are ignored.
+  jvmti->GenerateEvents(JVMTI_EVENT_DYNAMIC_CODE_GENERATED);
+  const uint32_t sample_metrics = bindVmOnce(session.options, jvmti, jni);
+  if (session.options.traces & kTraceGc) bindGcCounters(session.gc_trace);
+  writeRecordingInfo(session, jni, sample_metrics);  // before the writer thread exists: no lock needed
+  if (!session.dropped_traces.empty()) session.writer.writeAgentWarning({0, session.dropped_traces});
+  if (session.options.traces & kTraceLock) startParkTrace(session, jni);
+  // Throwable.fillInStackTrace(int) is bound when first called, usually after this; the
+  // writer says at the end if it never was (exception_trace.h). After an attach it usually
+  // was already, and the trace sees nothing unless an earlier session of this agent wrapped it.
+  if (createdExceptions(session.options)) setFillInStackTraceTrace(&session.exceptions);
+  if (replacedForeignSigprofHandler()) session.writer.writeAgentWarning({0, foreignHandlerWarning()});
+  session.recording = true;
+  ++g_process.sessions;
+  if (!session.writer_thread.start(jni)) {
+    std::fprintf(stderr, "stackscope: cannot start the writer thread; running unprofiled\n");
+    session.writer.finish(0);  // an empty but well-formed recording
+    session.recording = false;
+    return;
+  }
+  // VMInit runs on the main thread; its ThreadStart event, if the VM sends one at all, only
+  // comes later, and samples are due from now on.
+  if (main_thread) session.tracker.onStart(jni, main_thread);
+  if (session.options.mode == SampleMode::Wall && !session.wall.start(jni)) {
+    std::fprintf(stderr, "stackscope: cannot start the wall-clock sampler thread\n");
+  }
+  if (session.histogramOn() && !session.histogram.start(jni)) {
+    std::fprintf(stderr, "stackscope: cannot start the class histogram thread\n");
+  }
+  // After the agent's threads started, so they can be told apart; after main, which is then
+  // found registered already.
+  if (session.live && session.options.mode == SampleMode::Cpu) {
+    session.tracker.adoptRunning(jni, isAgentThread, session.native_threads);
+  } else {
+    session.tracker.registerRunning(jni, isAgentThread);
+  }
+  setCaptureActive(true);
+  // Active before the scan: a class prepared meanwhile is bound by its own event instead.
+  setJavaApiActive(true);
+  bindLoadedJavaApi(jvmti, jni);
+}
+
+// Stops sampling and the traces' producers, the agent's threads, and finishes the file.
+void finishRecording(Session& session, JNIEnv* jni) {
+  if (!session.recording) return;
+  session.recording = false;
+  setJavaApiActive(false);
+  bool stopped = true;
+  if (session.options.mode == SampleMode::Wall) stopped = session.wall.stop(kStopTimeoutNs);
+  session.registry.close();  // no more CPU timers, no more threads
+  session.native_threads.close();
+  setCaptureActive(false);
+  if (session.histogramOn()) session.histogram.finish(jni, kStopTimeoutNs);  // and the last one
+  session.writer_thread.finish(jni, kStopTimeoutNs);
+  session.threads_stopped = stopped && !session.writer_thread.agentThread().running() &&
+                            !session.histogram.agentThread().running();
+  if (const uint64_t overflowed = session.annotations.overflowCount()) {
+    std::fprintf(stderr,
+                 "stackscope: %llu annotations beyond the first %u distinct ones were recorded as '%s'\n",
+                 static_cast<unsigned long long>(overflowed), AnnotationTable::kDefaultMaxAnnotations,
+                 AnnotationTable::kOverflowValue);
+  }
+}
+
+// After finishRecording: every event off, then, once no callback, native or signal handler
+// can reach the session, its memory freed. False (the memory kept) if one stayed too long.
+bool endSession(Session* session, JNIEnv* jni) {
+  finishRecording(*session, jni);
+  disableSessionEvents(session->jvmti);
+  disableVirtualThreadEvents(session->jvmti);
+  setParkTrace(nullptr);
+  setFillInStackTraceTrace(nullptr);
+  forgetThreadSlots();
+  const bool quiet = stopCapture(kStopTimeoutNs) && closeSessionGate(kStopTimeoutNs);
+  g_session = nullptr;
+  if (!quiet || !session->threads_stopped) {
+    std::fprintf(stderr, "stackscope: an agent thread or callback did not stop in time; its memory is kept\n");
+    return false;
+  }
+  session->tracker.dropAll(jni);
+  for (AgentThread* thread : {&session->writer_thread.agentThread(), &session->wall.agentThread(),
+                              &session->histogram.agentThread()}) {
+    thread->release(jni, kStopTimeoutNs);
+  }
+  session->histogram.dispose();
+  delete session;
+  return true;
+}
+
+ControlResult failure(std::string error, int code = kAttachFailed) { return {false, std::move(error), code}; }
+
+// startSession with the control mutex held.
+ControlResult startLocked(JNIEnv* jni, std::string_view text) {
+  if (g_session && !g_session->recording && !controlHolds(g_session) && !endSession(g_session, jni))
+    return failure("stackscope: the previous recording's memory could not be freed; not starting another");
+  if ((g_session && g_session->recording) || g_process.startup_pending)
+    return failure("stackscope: a recording is already running", kAttachAlreadyRecording);
+  if (g_session) return failure("stackscope: the control server holds the stopped recording; detach first");
+  const ParseResult parsed = parseOptions(text, getpid());
+  if (!parsed.ok) return failure(parsed.error);
+  if (parsed.options.children != Children::Keep)
+    return failure("stackscope: children= applies only to an agent loaded at JVM start");
+  if (parsed.options.has_control)
+    return failure("stackscope: control= applies only to an agent loaded at JVM start (for now)");
+  std::string error;
+  Session* session = createSession(parsed.options, std::string(text), false, error);
+  if (!session) return failure(error);
+  begin(*session, jni, nullptr);
+  return {true, {}, kAttachDone};
+}
+
+void relinquishAll(jvmtiEnv* jvmti) {
+  jvmtiCapabilities held{};
+  if (jvmti->GetCapabilities(&held) == JVMTI_ERROR_NONE) jvmti->RelinquishCapabilities(&held);
+}
+
+}  // namespace
+
+ControlResult loadAtStartup(JavaVM* vm, const Options& options, const std::string& text) {
+  std::lock_guard<std::mutex> lock(g_control);
+  g_process.vm = vm;
+  g_process.walk = findAsyncGetCallTrace();
+  if (!g_process.walk) return failure("stackscope: this JVM has no AsyncGetCallTrace");
+  if (vm->GetEnv(reinterpret_cast<void**>(&g_process.jvmti), JVMTI_VERSION_1_2) != JNI_OK || !g_process.jvmti)
+    return failure("stackscope: cannot get a JVMTI environment");
+  std::string error;
+  // The recording goes on without the server: a busy port must not cost the profile.
+  if (!openControl(options, error)) {
+    std::fprintf(stderr, "stackscope: no control server: %s\n", error.c_str());
+    if (options.strict) return failure("stackscope: no control server: " + error);
+  }
+  if (!createSession(options, text, true, error)) return failure(error);
+  g_process.startup_pending = true;
+  return {true, {}, kAttachDone};
+}
+
+ControlResult attachAndStart(JavaVM* vm, JNIEnv* jni, const std::string& text) {
+  {
+    std::lock_guard<std::mutex> lock(g_control);
+    if (!g_process.jvmti) {
+      g_process.vm = vm;
+      g_process.walk = findAsyncGetCallTrace();
+      if (!g_process.walk) return failure("stackscope: this JVM has no AsyncGetCallTrace");
+      if (vm->GetEnv(reinterpret_cast<void**>(&g_process.jvmti), JVMTI_VERSION_1_2) != JNI_OK || !g_process.jvmti)
+        return failure("stackscope: cannot get a JVMTI environment");
+    }
+  }
+  return startSession(jni, text);
+}
+
+void beginStartupSession(JNIEnv* jni, jthread main_thread) {
+  std::lock_guard<std::mutex> lock(g_control);
+  if (!g_process.startup_pending || !g_session) return;
+  g_process.startup_pending = false;
+  begin(*g_session, jni, main_thread);
+  startControl(*g_session, g_process.jvmti, jni, systemProperty(g_process.jvmti, "java.vm.name") + " " + javaVersion(jni));
+}
+
+void endAtVmDeath(JNIEnv* jni) {
+  {
+    std::lock_guard<std::mutex> lock(g_control);
+    // Nothing is freed: a signal or a late callback may still come while the VM goes down,
+    // and the process is about to exit anyway.
+    if (g_session) finishRecording(*g_session, jni);
+  }
+  // After the recording ended: streaming clients get its last bytes.
+  stopControl(kStopTimeoutNs);
+}
+
+bool controlledRecording() {
+  std::lock_guard<std::mutex> lock(g_control);
+  return g_session && g_session->recording;
+}
+
+bool finishForControl(JNIEnv* jni) {
+  std::lock_guard<std::mutex> lock(g_control);
+  if (!g_session || !g_session->recording) return false;
+  finishRecording(*g_session, jni);
+  return true;
+}
+
+ControlResult startSession(JNIEnv* jni, std::string_view options) {
+  std::lock_guard<std::mutex> lock(g_control);
+  if (!g_process.jvmti) return failure("stackscope: the agent is not loaded");
+  return startLocked(jni, options);
+}
+
+ControlResult stopSession(JNIEnv* jni) {
+  std::lock_guard<std::mutex> lock(g_control);
+  if (!g_session || !g_session->recording || g_process.startup_pending)
+    return failure("stackscope: no recording is running", kAttachNotRecording);
+  // The control server's handler reads the session it was started with: finished, kept.
+  if (controlHolds(g_session)) {
+    finishRecording(*g_session, jni);
+    return {true, {}, kAttachDone};
+  }
+  if (!endSession(g_session, jni)) return failure("stackscope: the recording stopped, but the agent kept its memory");
+  return {true, {}, kAttachDone};
+}
+
+ControlResult detachAgent(JNIEnv* jni) {
+  stopControl(kStopTimeoutNs);  // first, without the mutex: its commands take it
+  std::lock_guard<std::mutex> lock(g_control);
+  if (g_session && controlHolds(g_session)) {
+    finishRecording(*g_session, jni);
+    return failure("stackscope: the control server did not stop; the recording is finished but kept");
+  }
+  if (!g_process.jvmti) return failure("stackscope: the agent is not loaded");
+  if (g_session && !endSession(g_session, jni))
+    return failure("stackscope: the recording stopped, but the agent kept its memory");
+  g_process.startup_pending = false;
+  disableSessionEvents(g_process.jvmti);
+  relinquishAll(g_process.jvmti);
+  return {true, {}, kAttachDone};
+}
+
+SessionStatus sessionStatus() {
+  std::lock_guard<std::mutex> lock(g_control);
+  SessionStatus status;
+  status.sessions_started = g_process.sessions;
+  Session* session = g_session;
+  if (!session || !session->recording) return status;
+  status.recording = true;
+  status.options = session->options_text;
+  status.file = session->file_path;
+  status.start_epoch_ns = session->start_epoch_ns;
+  struct stat file {};
+  if (stat(session->file_path.c_str(), &file) == 0) status.file_bytes = static_cast<uint64_t>(file.st_size);
+  for (int reason = 0; reason <= format::kLostReasonMax; ++reason)
+    status.samples_lost += session->lost.get(static_cast<format::LostReason>(reason));
+  status.threads = session->registry.size();
+  return status;
+}
+
+}  // namespace stackscope::agent

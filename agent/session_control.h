@@ -1,0 +1,58 @@
+// What the agent's control (the control server, and Agent_OnAttach's commands) may ask of its
+// life cycle: start a recording, stop it, detach the agent, and the figures of status. One
+// session records at a time; a process may hold many in turn. Every call is serialized with
+// the others and with VM death, and may come from any thread attached to the JVM (its
+// JNIEnv passed in), never from inside a JVMTI callback.
+//
+// Start and the options: the agent's own option string (options.h), parsed as at load;
+// capabilities the JVM grants only at startup (the exception trace's, the lock trace's park
+// hook) are missing after an attach: the trace that needs one is left out with one line on
+// stderr and in the recording, and the rest runs.
+//
+// Detach: stops the session if one runs (its file finished), stops the agent's threads,
+// disables every event, relinquishes the capabilities and frees what the agent allocated;
+// the SIGPROF handler stays installed but inert. A later start (a new attach) works again.
+// The caller's own thread, if it is the agent's control server, is the caller's to stop.
+#pragma once
+
+#include <jni.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "agent/attach_codes.h"
+
+namespace stackscope::agent {
+
+struct ControlResult {
+  bool ok = false;
+  std::string error;  // one line for the user when !ok ("stackscope: ...")
+  int code = 0;       // AttachCode (attach_codes.h): why, for a front-end that sees no stderr
+};
+
+// Starts a recording now with `options` (the agent's option syntax). Fails if one is already
+// recording, or on bad options or an unwritable file.
+ControlResult startSession(JNIEnv* jni, std::string_view options);
+// Stops the recording: every trace and event off, the file finished and complete.
+ControlResult stopSession(JNIEnv* jni);
+// Stops any recording and unloads the agent's work from the JVM (see the top).
+ControlResult detachAgent(JNIEnv* jni);
+
+struct SessionStatus {
+  bool recording = false;
+  std::string options;          // the running session's option string
+  std::string file;             // its recording's path
+  int64_t start_epoch_ns = 0;   // when it started, on the wall clock
+  uint64_t file_bytes = 0;      // its file's size on disk (complete chunks)
+  uint64_t samples_lost = 0;    // every loss counter of the session, summed
+  uint64_t threads = 0;         // Java threads registered for sampling
+  uint64_t sessions_started = 0;  // in this process, since the agent loaded
+};
+SessionStatus sessionStatus();
+
+// The control server's thread is the agent's, never sampled nor traced: `is_control_thread`
+// tells it (null: none). Set before the server thread starts.
+void setControlThreadCheck(bool (*is_control_thread)(JNIEnv* jni, jthread thread));
+
+}  // namespace stackscope::agent
