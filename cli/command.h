@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -37,6 +38,12 @@ Command addGraphCommand(CLI::App& parent);
 Command addTimelineCommand(CLI::App& parent);
 Command addSummaryCommand(CLI::App& parent);
 Command addConnectCommand(CLI::App& parent);
+Command addAttachCommand(CLI::App& parent);
+Command addListCommand(CLI::App& parent);
+
+// One line on stderr for a recording just written: its samples, losses and pid, then its
+// warnings; a file that cannot be read is a warning (record.cpp).
+void reportRecording(const std::string& shown, const std::filesystem::path& path);
 
 // Parses a duration such as "10ms" or "1h40m" given to `option`; throws UserError.
 int64_t parseDurationOption(const std::string& text, std::string_view option);

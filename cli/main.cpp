@@ -31,11 +31,12 @@ int run(int argc, char** argv) {
   const std::vector<Command> commands = {addRecordCommand(app), addReportCommand(app), addInfoCommand(app),
                                          addSnapshotCommand(app), addSnapshotsCommand(app), addExportCommand(app),
                                          addFlameCommand(app), addDiffCommand(app), addGraphCommand(app),
-                                         addTimelineCommand(app), addSummaryCommand(app), addConnectCommand(app)};
+                                         addTimelineCommand(app), addSummaryCommand(app), addConnectCommand(app),
+                                         addAttachCommand(app), addListCommand(app)};
   // CLI11 reports a mistyped command as "a subcommand is required"; name it instead.
   const auto named = [&](const Command& command) { return command.app->check_name(argv[1]); };
   if (argc > 1 && argv[1][0] != '-' && std::none_of(commands.begin(), commands.end(), named))
-    throw UserError(std::string("unknown command '") + argv[1] + "' (commands: record, report, info, snapshot, snapshots, export, flame, diff, graph, timeline, summary, connect; see --help)");
+    throw UserError(std::string("unknown command '") + argv[1] + "' (commands: record, attach, list, report, info, snapshot, snapshots, export, flame, diff, graph, timeline, summary, connect; see --help)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
