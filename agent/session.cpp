@@ -280,10 +280,10 @@ Session* createSession(const Options& asked, const std::string& text, bool start
   if (const jvmtiError code = enableSessionEvents(jvmti, options); code != JVMTI_ERROR_NONE) {
     error = "stackscope: cannot enable JVMTI events (error " + std::to_string(code) + ")";
     disableSessionEvents(jvmti);
-    closeSessionGate(kStopTimeoutNs);
+    const bool quiet = closeSessionGate(kStopTimeoutNs);
     g_session = nullptr;
     session->histogram.dispose();
-    delete session;  // nothing ran on its data: no thread, no capture
+    if (quiet) delete session;  // no thread, no capture ran on its data; a callback may have
     return nullptr;
   }
   // JDK 21+: samples of carriers become their virtual threads'. Without it (older JVMs) a

@@ -95,6 +95,10 @@ int runAttach(const AttachArgs& args) {
   checkOptionValue(output.string(), "the output path");
   const fs::path agent = findAgent();
   const std::string options = agentOptions(args.agent, output, "");
+  if (::kill(pid, 0) == 0 && !native::visibleToProcess(pid, agent.string())) {
+    throw UserError("the agent " + agent.string() + " is not in the file system of JVM " + std::to_string(pid) +
+                    " (a container?): run stackscope attach inside it");
+  }
   const native::AttachResult started = sendToAgent(pid, agent, options, timeout_ms);
   if (started.error != native::AttachError::None) throw UserError(started.message);
   std::cerr << "stackscope: recording JVM " << pid << " into " << shown << " for " << args.duration

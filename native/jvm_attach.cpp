@@ -244,11 +244,16 @@ AttachResult attachCommand(pid_t pid, const std::string& name, const std::vector
   return result;
 }
 
+bool visibleToProcess(pid_t pid, const std::string& path) {
+  struct stat ours {};
+  struct stat theirs {};
+  if (::stat(procPath(pid, "root").c_str(), &theirs) != 0 || ::stat("/", &ours) != 0) return true;  // cannot tell
+  // The same root: the path means the same file. Another (a container): it must exist there.
+  if (ours.st_dev == theirs.st_dev && ours.st_ino == theirs.st_ino) return true;
+  return ::access((procPath(pid, "root") + path).c_str(), R_OK) == 0;
+}
+
 AttachResult loadAgent(pid_t pid, const std::string& agent_path, const std::string& options, int timeout_ms) {
-  if (::access((procPath(pid, "root") + agent_path).c_str(), R_OK) != 0 && ::kill(pid, 0) == 0) {
-    return failure(AttachError::Failed, "the agent " + agent_path + " is not visible in the file system of JVM " +
-                                            std::to_string(pid) + " (a container?)");
-  }
   AttachResult result = attachCommand(pid, "load", {agent_path, "true", options}, timeout_ms);
   if (result.error != AttachError::None) return result;
   if (!parseCode(result.reply, result.agent_code)) {

@@ -46,6 +46,10 @@ AttachResult attachCommand(pid_t pid, const std::string& name, const std::vector
 // for the listener and again for the reply. agent_code != 0 is reported as Failed.
 AttachResult loadAgent(pid_t pid, const std::string& agent_path, const std::string& options, int timeout_ms);
 
+// Whether `path` names a file in the file system JVM `pid` sees (its root may be a
+// container's). True when that cannot be told.
+bool visibleToProcess(pid_t pid, const std::string& path);
+
 // The checks loadAgent makes before it signals anything: the process exists, is a JVM, runs
 // as this user (or this is root) and has attach enabled. None when all hold.
 AttachResult checkAttachable(pid_t pid);
