@@ -29,7 +29,7 @@ trap 'kill "$jvm" 2>/dev/null; rm -rf "$tmp"' EXIT
 until grep -q spinning "$tmp/out"; do sleep 0.1; done
 
 samples_before() {  # samples in FILE before offset MS
-  "$stackscope" report "$1" --to "$2ms" --json | python3 -c 'import json,sys; print(int(json.load(sys.stdin)["samples"]))'
+  "$stackscope" report "$1" --to "$2ms" --json 2>/dev/null | python3 -c 'import json,sys; print(int(json.load(sys.stdin)["samples"]))'
 }
 
 echo "round attach_ms first_sample_ms total_ms"
@@ -37,7 +37,7 @@ for ((round = 1; round <= rounds; ++round)); do
   file=$tmp/r$round.ssr
   t0=$(date +%s%N)
   "$stackscope" attach "$jvm" -e cpu -i "$interval" --duration 1s -o "$file" 2> "$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
-  start=$("$stackscope" info "$file" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["start_epoch_ns"])')
+  start=$("$stackscope" info "$file" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["recording"]["start_epoch_ns"])')
   low=0 high=1000  # ms: no sample before low, one before high
   [[ $(samples_before "$file" $high) -gt 0 ]] || { echo "round $round: no sample in the first second" >&2; exit 1; }
   while ((high - low > 1)); do

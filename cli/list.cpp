@@ -6,10 +6,19 @@
 #include "cli/command.h"
 #include "export/json_report.h"
 #include "native/jvm_processes.h"
+#include "protocol/discovery.h"
 
 namespace stackscope::cli {
 
 namespace {
+
+// The control server's address of a JVM whose agent is loaded; "" when it runs none (a
+// control file left by an earlier process of that pid is not this one's).
+std::string controlAddress(const native::JvmProcess& jvm) {
+  protocol::AgentLocation location;
+  std::string error;
+  return jvm.agent_loaded && protocol::locateAgent(jvm.pid, location, error) ? location.address : std::string();
+}
 
 int runList(bool json) {
   const std::vector<native::JvmProcess> jvms = native::listJvms();
@@ -20,7 +29,7 @@ int runList(bool json) {
                       {"main_class", jvm.main_class},
                       {"user", jvm.user},
                       {"agent_loaded", jvm.agent_loaded},
-                      {"control_address", jvm.control_address}});
+                      {"control_address", controlAddress(jvm)}});
     }
     exporting::writeJson(std::cout, exporting::Json{{"jvms", list}});
     return 0;
@@ -31,8 +40,9 @@ int runList(bool json) {
   }
   std::printf("%-8s %-10s %-6s %-22s %s\n", "PID", "USER", "AGENT", "CONTROL", "MAIN");
   for (const native::JvmProcess& jvm : jvms) {
+    const std::string address = controlAddress(jvm);
     std::printf("%-8d %-10s %-6s %-22s %s\n", static_cast<int>(jvm.pid), jvm.user.c_str(),
-                jvm.agent_loaded ? "yes" : "no", jvm.control_address.empty() ? "-" : jvm.control_address.c_str(),
+                jvm.agent_loaded ? "yes" : "no", address.empty() ? "-" : address.c_str(),
                 jvm.main_class.empty() ? "?" : jvm.main_class.c_str());
   }
   std::fflush(stdout);

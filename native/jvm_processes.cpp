@@ -92,10 +92,6 @@ std::vector<JvmProcess> listJvms() {
     } else {
       jvm.main_class = mainClassFromCommandLine(readSmallFile(dir + "/cmdline"));
     }
-    std::string address =
-        readSmallFile(dir + "/root/tmp/stackscope-" + std::to_string(namespacePid(jvm.pid)) + ".address");
-    while (!address.empty() && (address.back() == '\n' || address.back() == ' ')) address.pop_back();
-    if (jvm.agent_loaded) jvm.control_address = address;  // a file left by an earlier process is not this one's
     jvms.push_back(std::move(jvm));
   }
   ::closedir(proc);

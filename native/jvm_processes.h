@@ -1,5 +1,6 @@
 // The JVMs of this machine, as `stackscope list` shows them: pid, main class, user, whether
-// the stackscope agent is loaded and the address of its control server.
+// the stackscope agent is loaded (the control server's address is the protocol room's:
+// protocol/discovery.h).
 #pragma once
 
 #include <sys/types.h>
@@ -13,8 +14,7 @@ struct JvmProcess {
   pid_t pid = 0;
   std::string main_class;  // or "-jar app.jar", "-m module/Main"; "" when unknown
   std::string user;
-  bool agent_loaded = false;    // libstackscope.so is mapped into it
-  std::string control_address;  // its control server's (/tmp/stackscope-PID.address), "" when none
+  bool agent_loaded = false;  // libstackscope.so is mapped into it
 };
 
 // Every process whose memory maps show libjvm.so, in pid order. Processes of other users
