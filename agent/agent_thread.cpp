@@ -1,6 +1,9 @@
 #include "agent/agent_thread.h"
 
+#include <unistd.h>
+
 #include <chrono>
+#include <string>
 #include <thread>
 
 #include "agent/clocks.h"
@@ -32,6 +35,7 @@ bool AgentThread::start(jvmtiEnv* jvmti, JNIEnv* jni, const char* name, Body bod
 
 void JNICALL AgentThread::entry(jvmtiEnv*, JNIEnv* jni, void* self_ptr) {
   auto& self = *static_cast<AgentThread*>(self_ptr);
+  self.tid_.store(gettid());
   self.body_(self.arg_, jni, self);
   std::lock_guard<std::mutex> lock(self.mutex_);
   self.running_ = false;
@@ -77,6 +81,11 @@ void AgentThread::release(JNIEnv* jni, int64_t timeout_ns) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   jni->DeleteGlobalRef(ours);
+  // Terminated, the thread is still in the JVM's thread list until its OS thread exits.
+  const std::string task = "/proc/self/task/" + std::to_string(tid_.load());
+  while (tid_.load() != 0 && ::access(task.c_str(), F_OK) == 0 && monotonicNs() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
 }
 
 }  // namespace stackscope::agent

@@ -5,6 +5,7 @@
 
 #include <jni.h>
 #include <jvmti.h>
+#include <sys/types.h>
 
 #include <atomic>
 #include <condition_variable>
@@ -34,13 +35,15 @@ class AgentThread {
   bool running();
 
   // A session's end, once stopped and no callback can call is() any more: waits (at most
-  // timeout_ns) until the JVM has the thread terminated, then drops the reference to it.
+  // timeout_ns) until the JVM has the thread terminated and its OS thread exited (then it is
+  // out of the JVM's thread list), and drops the reference to it.
   void release(JNIEnv* jni, int64_t timeout_ns);
 
  private:
   static void JNICALL entry(jvmtiEnv* jvmti, JNIEnv* jni, void* self);
 
   jvmtiEnv* jvmti_ = nullptr;
+  std::atomic<pid_t> tid_{0};  // the OS thread, set as it starts
   Body body_ = nullptr;
   void* arg_ = nullptr;
   // Global reference, set before the thread starts; read by other threads' ThreadStart.
