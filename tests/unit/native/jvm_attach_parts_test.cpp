@@ -52,14 +52,14 @@ void appendEntry(std::vector<char>& file, const std::string& name, char type, co
 }
 
 std::string writePerfData(const std::vector<char>& entries, uint32_t count, bool good_magic = true) {
-  std::vector<char> file(32, '\0');
-  const unsigned char magic[4] = {0xca, 0xfe, 0xc0, good_magic ? 0xc0 : 0x00};
+  std::vector<char> file(32 + entries.size(), '\0');
+  const unsigned char magic[4] = {0xca, 0xfe, 0xc0, static_cast<unsigned char>(good_magic ? 0xc0 : 0x00)};
   std::memcpy(file.data(), magic, 4);
   file[4] = 1;  // little-endian
   const uint32_t entry_offset = 32;
   std::memcpy(&file[24], &entry_offset, 4);
   std::memcpy(&file[28], &count, 4);
-  file.insert(file.end(), entries.begin(), entries.end());
+  if (!entries.empty()) std::memcpy(file.data() + 32, entries.data(), entries.size());
   const std::string path = testing::TempDir() + "perfdata-" + std::to_string(getpid()) + (good_magic ? "" : "-bad");
   std::ofstream(path, std::ios::binary).write(file.data(), static_cast<std::streamsize>(file.size()));
   return path;
