@@ -68,15 +68,18 @@ uint32_t MethodResolver::namedId(const std::string& name) {
 }
 
 uint32_t MethodResolver::nativeId(uintptr_t pc) {
-  const uint32_t index = native_names_.functionOf(pc);
-  if (index >= native_ids_.size()) native_ids_.resize(index + 1, 0);
-  uint32_t& id = native_ids_[index];
-  if (id == 0) {
-    id = next_id_++;
-    const NativeFrameNames::Function& function = native_names_.function(index);
-    writer_.writeMethod({id, writer_.internString(""), writer_.internString(function.name), writer_.internString(""),
-                         function.module.empty() ? 0 : writer_.internString(function.module), {}});
-  }
+  if (auto known = native_ids_.find(pc); known != native_ids_.end()) return known->second;
+  const NativeFrameAddresses::Location location = native_addresses_.locate(pc);
+  // In no module (yet): named by its address alone, and asked about again next time.
+  if (location.module.empty()) return namedId(location.placeholder);
+  const uint32_t id = next_id_++;
+  format::MethodRecord record{id, writer_.internString(""), writer_.internString(location.placeholder),
+                              writer_.internString(""), writer_.internString(location.module_name), {}};
+  record.native_module = writer_.internString(location.module);
+  record.native_build_id = location.build_id.empty() ? 0 : writer_.internString(location.build_id);
+  record.native_address = location.address;
+  writer_.writeMethod(record);
+  native_ids_.emplace(pc, id);
   return id;
 }
 

@@ -11,7 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "agent/native_frame_names.h"
+#include "agent/native_frame_addresses.h"
 #include "format/writer.h"
 
 namespace stackscope::agent {
@@ -32,9 +32,9 @@ class MethodResolver {
   // A pseudo-method with no class named `name`, one per name: the exception's class on top
   // of an exception's stack (exception_trace.h).
   uint32_t namedId(const std::string& name);
-  // The pseudo-method for the native function holding `pc` (mixed mode: a frame of the JVM,
-  // a JNI library, libc): its demangled name, with the module as its source file
-  // ("libjvm.so"); one per function, however many addresses fall in it.
+  // The pseudo-method for a native frame at `pc` (mixed mode: a frame of the JVM, a JNI
+  // library, libc, the kernel): its module, build id and address, which the front-end names
+  // (native_frame_addresses.h); one per pc.
   uint32_t nativeId(uintptr_t pc);
 
  private:
@@ -47,8 +47,8 @@ class MethodResolver {
   uint32_t truncated_id_ = 0;
   std::unordered_map<std::string, uint32_t> stub_ids_;
   std::unordered_map<std::string, uint32_t> named_ids_;
-  NativeFrameNames native_names_{NativeFrameNames::besideThisLibrary()};
-  std::vector<uint32_t> native_ids_;  // method id by NativeFrameNames function index; 0: none yet
+  NativeFrameAddresses native_addresses_;
+  std::unordered_map<uintptr_t, uint32_t> native_ids_;  // pcs in a known module
 };
 
 }  // namespace stackscope::agent

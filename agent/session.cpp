@@ -24,6 +24,7 @@
 #include "agent/vm_bindings.h"
 #include "agent/vm_flags.h"
 #include "agent/vm_structs.h"
+#include "native/boot_id.h"
 
 namespace stackscope::agent {
 
@@ -183,6 +184,7 @@ void writeRecordingInfo(Session& session, JNIEnv* jni, uint32_t sample_metrics) 
   info.options = session.options_text;
   info.non_safepoint_debug = session.non_safepoint_debug;
   info.sample_metrics = sample_metrics;
+  info.boot_id = native::currentBootId();  // for the front-end to name kernel frames
   session.writer.writeInfo(info);
 }
 

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "analysis/event_decoder.h"
+#include "analysis/native_frame_names.h"
 #include "common/duration.h"
 #include "format/reader.h"
 
@@ -41,6 +42,7 @@ class MapLoader final : public format::RecordVisitor {
   void method(const format::MethodRecord& m) override {
     if (!accept(m.id)) return;
     slot(rec_.methods, m.id) = {true, m.class_name, m.method_name, m.signature, m.source_file, m.lines};
+    if (m.native_module != 0) native_.push_back({m.id, m.native_module, m.native_build_id, m.native_address});
   }
   void stack(const format::StackRecord& s) override {
     if (!accept(s.id)) return;
@@ -83,6 +85,7 @@ class MapLoader final : public format::RecordVisitor {
     if (rec_.methods.empty()) rec_.methods.resize(1);
     if (rec_.threads.empty()) rec_.threads.resize(1);
     if (rec_.annotations.empty()) rec_.annotations.resize(1);
+    nameNativeFrames(rec_, native_);
     std::vector<std::string> warnings = agent_warnings_;
     warnings.insert(warnings.end(), reader.warnings().begin(), reader.warnings().end());
     warnings.insert(warnings.end(), rec_.warnings.begin(), rec_.warnings.end());  // the other readers'
@@ -104,6 +107,7 @@ class MapLoader final : public format::RecordVisitor {
   Recording& rec_;
   uint64_t rejected_ids_ = 0;
   std::vector<std::string> agent_warnings_;
+  std::vector<NativeAddress> native_;  // the native frames to name once every string is in
 };
 
 // Catches only the RecordingEnd record.

@@ -28,6 +28,7 @@ bool decodeBody(RecordType type, ByteCursor& in, int64_t& time, StackTree& stack
         if (debug <= static_cast<uint32_t>(NonSafepointDebug::On)) r.non_safepoint_debug = NonSafepointDebug(debug);
       }
       if (!in.atEnd()) r.sample_metrics = in.u32();
+      if (!in.atEnd()) r.boot_id = in.bytes();
       if (in.failed()) return false;
       v.info(r);
       return true;
@@ -52,6 +53,11 @@ bool decodeBody(RecordType type, ByteCursor& in, int64_t& time, StackTree& stack
       for (LineEntry& e : r.lines) {
         e.bci = in.u32();
         e.line = in.u32();
+      }
+      if (!in.atEnd()) {
+        r.native_module = in.u32();
+        r.native_build_id = in.u32();
+        r.native_address = in.varint();
       }
       if (in.failed()) return false;
       v.method(r);

@@ -108,6 +108,9 @@ struct RecordingInfo {
   // The per-thread metrics the samples carry (SampleMetric bits; optional trailing field, 0 in
   // older files): a metric not listed was not recorded, whatever the samples say.
   uint32_t sample_metrics = 0;
+  // The kernel's boot id (/proc/sys/kernel/random/boot_id) when the recording was made:
+  // kernel frames are named from /proc/kallsyms only in that boot. Optional trailing field.
+  std::string boot_id;
 };
 
 struct LineEntry {
@@ -122,6 +125,13 @@ struct MethodRecord {
   uint32_t signature = 0;     // string id: JVM descriptor "(I)V"
   uint32_t source_file = 0;   // string id, 0 = unknown
   std::vector<LineEntry> lines;  // sorted by bci
+  // A native frame's code, named by the reader (optional trailing fields, docs/format.md):
+  // the module's file path, "[vdso]" or "[kernel]" (string id, 0 = not a native address), its
+  // GNU build id in hex (string id, 0 = unknown), and the address: an ELF address of that file,
+  // or the kernel's own.
+  uint32_t native_module = 0;
+  uint32_t native_build_id = 0;
+  uint64_t native_address = 0;
 };
 
 struct Frame {

@@ -163,7 +163,8 @@ void RecordingWriter::writeInfo(const RecordingInfo& info) {
   putBytes(scratch_, info.jvm);
   putBytes(scratch_, info.options);
   putVarint(scratch_, static_cast<uint8_t>(info.non_safepoint_debug));
-  if (info.sample_metrics != 0) putVarint(scratch_, info.sample_metrics);
+  if (info.sample_metrics != 0 || !info.boot_id.empty()) putVarint(scratch_, info.sample_metrics);
+  if (!info.boot_id.empty()) putBytes(scratch_, info.boot_id);
   endRecord(map_, RecordType::RecordingInfo, scratch_);
 }
 
@@ -178,6 +179,11 @@ void RecordingWriter::writeMethod(const MethodRecord& method) {
   for (const LineEntry& entry : method.lines) {
     putVarint(scratch_, entry.bci);
     putVarint(scratch_, entry.line);
+  }
+  if (method.native_module != 0) {
+    putVarint(scratch_, method.native_module);
+    putVarint(scratch_, method.native_build_id);
+    putVarint(scratch_, method.native_address);
   }
   endRecord(map_, RecordType::Method, scratch_);
 }

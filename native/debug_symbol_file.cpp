@@ -24,7 +24,7 @@ DebugSymbolFile::~DebugSymbolFile() {
   if (fd_ >= 0) close(fd_);
 }
 
-bool DebugSymbolFile::addFunctions(const std::string& path, uint64_t bias, SymbolTable& table) {
+bool DebugSymbolFile::addFunctions(const std::string& path, uint64_t bias, SymbolTable& table, bool dynamic_too) {
   if (elf_ != nullptr || path.empty()) return false;
   fd_ = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd_ < 0) return false;
@@ -33,11 +33,13 @@ bool DebugSymbolFile::addFunctions(const std::string& path, uint64_t bias, Symbo
   elf_ = elf_begin(fd_, ELF_C_READ, nullptr);
   Elf_Scn* symtab = nullptr;
   GElf_Shdr header;
-  for (Elf_Scn* section = elf_ ? elf_nextscn(elf_, nullptr) : nullptr; section; section = elf_nextscn(elf_, section)) {
-    if (gelf_getshdr(section, &header) != nullptr && header.sh_type == SHT_SYMTAB) {
-      symtab = section;
-      break;
+  for (const uint32_t type : {SHT_SYMTAB, SHT_DYNSYM}) {
+    if (type == SHT_DYNSYM && !dynamic_too) break;
+    for (Elf_Scn* section = elf_ ? elf_nextscn(elf_, nullptr) : nullptr; section && !symtab;
+         section = elf_nextscn(elf_, section)) {
+      if (gelf_getshdr(section, &header) != nullptr && header.sh_type == type) symtab = section;
     }
+    if (symtab) break;
   }
   Elf_Data* symbols = symtab ? elf_getdata(symtab, nullptr) : nullptr;
   if (symbols == nullptr || header.sh_entsize == 0) return false;

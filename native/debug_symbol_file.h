@@ -29,7 +29,11 @@ class DebugSymbolFile {
   // Opens `path` (read with pread, not mapped) and adds the functions of its .symtab, moved by
   // `bias` (where the module was loaded), to `table`; their names live as long as this
   // object. False when there is no such file or it has no .symtab: `table` is left as it was.
-  bool addFunctions(const std::string& path, uint64_t bias, SymbolTable& table);
+  // `dynamic_too`: a file without .symtab gives the functions of its .dynsym (a module's own
+  // file, when no debug file names more).
+  bool addFunctions(const std::string& path, uint64_t bias, SymbolTable& table, bool dynamic_too = false);
+  // The file opened by addFunctions (null before, or when it could not be read as ELF).
+  Elf* elf() const { return elf_; }
 
  private:
   int fd_ = -1;

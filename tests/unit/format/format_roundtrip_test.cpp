@@ -201,6 +201,43 @@ TEST(FormatRoundTrip, SampleMetricDeltasAreOptionalAndKept) {
   std::remove(path.c_str());
 }
 
+// A native frame's module, build id and address are trailing fields of its Method record, and
+// the boot id a trailing field of the info: written only when there are some, so a Java
+// method's record and an info without a boot id are as older writers wrote them, and read back
+// with none.
+TEST(FormatRoundTrip, NativeFrameAddressesAndTheBootIdAreOptionalAndKept) {
+  const std::string path = tempPath("native.ssr");
+  RecordingWriter w;
+  ASSERT_TRUE(w.open(path));
+  RecordingInfo info;
+  info.mode = "cpu";
+  info.boot_id = "0f4a1c2e-5b6d-4e7f-8a9b-0c1d2e3f4a5b";
+  w.writeInfo(info);
+  MethodRecord native{1, w.internString(""), w.internString("libjvm.so+0x5a3c10"), w.internString(""),
+                      w.internString("libjvm.so"), {}};
+  native.native_module = w.internString("/usr/lib/jvm/lib/server/libjvm.so");
+  native.native_build_id = w.internString("89ab");
+  native.native_address = 0x5a3c10;
+  w.writeMethod(native);
+  w.writeMethod({2, w.internString("pkg.Main"), w.internString("run"), w.internString("()V"), 0, {{0, 10}}});
+  ASSERT_TRUE(w.finish(1));
+  RecordingReader reader(path);
+  Collector c;
+  reader.read(c);
+  ASSERT_EQ(c.infos.size(), 1u);
+  EXPECT_EQ(c.infos[0].boot_id, info.boot_id);
+  EXPECT_EQ(c.infos[0].sample_metrics, 0u);
+  ASSERT_EQ(c.methods.size(), 2u);
+  EXPECT_EQ(c.strings[c.methods[0].native_module], "/usr/lib/jvm/lib/server/libjvm.so");
+  EXPECT_EQ(c.strings[c.methods[0].native_build_id], "89ab");
+  EXPECT_EQ(c.methods[0].native_address, 0x5a3c10u);
+  EXPECT_EQ(c.strings[c.methods[0].method_name], "libjvm.so+0x5a3c10") << "what an older reader shows";
+  EXPECT_EQ(c.methods[1].native_module, 0u);
+  ASSERT_EQ(c.methods[1].lines.size(), 1u);
+  EXPECT_EQ(c.methods[1].lines[0].line, 10u);
+  std::remove(path.c_str());
+}
+
 // A recording of several modes: a sample of the mode's kind stays a plain Sample record; one
 // of another sampler is a KindSample record that names it and keeps every other field.
 TEST(FormatRoundTrip, SamplesOfAnotherSamplerNameTheirKind) {

@@ -1,0 +1,25 @@
+// Names the native frames (mixed mode) that a recording keeps as addresses: each method with a
+// module and an address (docs/format.md, Method) gets its function's name, demangled, and its
+// module's file name, read from the module's file on this machine (native/file_symbolizer.h).
+// A module that is gone or was replaced (another build id), or a kernel address recorded in
+// another boot, keeps the name the writer gave it ("libjvm.so+0x5a3c10", "[kernel]+0x…").
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "analysis/recording.h"
+
+namespace stackscope::analysis {
+
+// A Method record's native fields (format::MethodRecord): string ids and the address.
+struct NativeAddress {
+  uint32_t method = 0;
+  uint32_t module = 0;
+  uint32_t build_id = 0;
+  uint64_t address = 0;
+};
+
+void nameNativeFrames(Recording& recording, const std::vector<NativeAddress>& frames);
+
+}  // namespace stackscope::analysis
