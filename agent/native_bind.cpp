@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "agent/park_hook.h"
+#include "agent/thread_parents.h"
 #include "agent/throwable_hook.h"
 
 namespace stackscope::agent {
@@ -50,11 +51,14 @@ void setWrappedNatives(WrappedNatives natives) { g_wanted = natives; }
 
 void JNICALL onNativeMethodBind(jvmtiEnv* jvmti, JNIEnv*, jthread, jmethodID method, void* address,
                                 void** new_address) {
-  if (isParkWrapper(address) || isFillInStackTraceWrapper(address)) return;  // bound again to what we gave
+  if (isParkWrapper(address) || isFillInStackTraceWrapper(address) || isThreadStartWrapper(address))
+    return;  // bound again to what we gave
   if (g_wanted.park && isMethod(jvmti, method, "Ljdk/internal/misc/Unsafe;", "park", "(ZJ)V")) {
     *new_address = wrapPark(address);
   } else if (g_wanted.fill_in_stack_trace && isFunction(address, "Java_java_lang_Throwable_fillInStackTrace")) {
     *new_address = wrapFillInStackTrace(address);
+  } else if (g_wanted.thread_start && isFunction(address, "JVM_StartThread")) {
+    *new_address = wrapThreadStart(address);
   }
 }
 

@@ -1,11 +1,13 @@
 // The agent's wrappers of JVM natives (park_hook.h for the lock trace, throwable_hook.h for
-// the exception trace) get in through one JVMTI NativeMethodBind callback, whose callback may
+// the exception trace, thread_parents.h for which thread started which) get in through one JVMTI NativeMethodBind callback, whose callback may
 // replace the address a native method is bound to.
 //
 // Some natives are bound before the ordinary start phase (Unsafe registers its natives while
 // the JVM initializes java.lang); a callback that early can name the method only in the start
 // phase, so the agent asks for can_generate_early_vmstart with the lock trace.
 // Throwable.fillInStackTrace(int) is bound when first called, in whatever phase that is; it is
+// Thread.start0 is registered with the others of Thread while the JVM starts; it is known by
+// the address bound too, HotSpot's exported JVM_StartThread. Throwable.fillInStackTrace is
 // known by the address bound, the JDK's exported JNI function
 // Java_java_lang_Throwable_fillInStackTrace (dladdr), which needs no JVMTI call. Re-registering a native later
 // instead (RegisterNatives from the agent) would make HotSpot log a warning on the program's
@@ -22,6 +24,7 @@ namespace stackscope::agent {
 struct WrappedNatives {
   bool park = false;               // jdk.internal.misc.Unsafe.park(ZJ)V
   bool fill_in_stack_trace = false;  // java.lang.Throwable.fillInStackTrace(I)
+  bool thread_start = false;       // java.lang.Thread.start0()V (thread_parents.h)
 };
 void setWrappedNatives(WrappedNatives natives);
 

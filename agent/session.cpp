@@ -109,6 +109,9 @@ jvmtiCapabilities baseCapabilities(jvmtiEnv* jvmti) {
 // without one (exception=thrown) is taken out of `options`, named in `dropped`.
 bool addCapabilities(jvmtiEnv* jvmti, Options& options, bool startup, std::string& dropped, std::string& error) {
   jvmtiCapabilities caps = baseCapabilities(jvmti);
+  // Thread.start0's wrapper, whatever the traces (thread_parents.h): start0 is bound while the
+  // JVM starts, so the capability is asked for only then.
+  if (startup) caps.can_generate_native_method_bind_events = 1;
   jvmtiCapabilities potential{};
   if (!startup && jvmti->GetPotentialCapabilities(&potential) != JVMTI_ERROR_NONE) potential = {};
   for (const TraceName& trace : kTraceNames) {
@@ -312,6 +315,9 @@ void begin(Session& session, JNIEnv* jni, jthread main_thread) {
   // writer says at the end if it never was (exception_trace.h). After an attach it usually
   // was already, and the trace sees nothing unless an earlier session of this agent wrapped it.
   if (createdExceptions(session.options)) setFillInStackTraceTrace(&session.exceptions);
+  // Thread.start0 is bound while the JVM starts: after an attach it was not wrapped, and no
+  // thread's starter is known (thread_parents.h).
+  setThreadParents(&session.thread_parents);
   if (replacedForeignSigprofHandler()) session.writer.writeAgentWarning({0, foreignHandlerWarning()});
   session.recording = true;
   ++g_process.sessions;
@@ -373,6 +379,7 @@ bool endSession(Session* session, JNIEnv* jni) {
   disableVirtualThreadEvents(session->jvmti);
   setParkTrace(nullptr);
   setFillInStackTraceTrace(nullptr);
+  setThreadParents(nullptr);
   forgetThreadSlots();
   const bool quiet = stopCapture(kStopTimeoutNs) && closeSessionGate(kStopTimeoutNs);
   g_session = nullptr;

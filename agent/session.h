@@ -30,6 +30,7 @@
 #include "agent/sample_slot.h"
 #include "agent/session_control.h"
 #include "agent/status.h"
+#include "agent/thread_parents.h"
 #include "agent/thread_registry.h"
 #include "agent/thread_tracker.h"
 #include "agent/wall_sampler.h"
@@ -73,6 +74,7 @@ struct Session {
         locks(start_ns, options.lock_threshold_ns),
         lock_owners(env, registry, locks),
         histogram(start_ns, options.histo_interval_ns, options.histo_gcs),
+        thread_parents(env, start_ns),
         writer_thread({env, &writer, &ring, &lost, &meta, &registry, &status, &annotations, &options, &code_regions,
                        scansJvmThreads() ? &native_threads : nullptr,
                        (options.traces & kTraceGc) ? &gc_trace : nullptr,
@@ -80,7 +82,7 @@ struct Session {
                        (options.traces & kTraceAlloc) ? &allocs : nullptr,
                        (options.traces & kTraceLock) ? &locks : nullptr,
                        (options.traces & kTraceLock) ? &lock_owners : nullptr,
-                       histogramOn() ? &histogram : nullptr, start_ns}) {}
+                       histogramOn() ? &histogram : nullptr, &thread_parents, start_ns}) {}
 
   bool histogramOn() const { return options.histo_interval_ns > 0 || options.histo_gcs > 0; }
   // Mixed mode in cpu mode samples the JVM's own threads, unless a collection-time filter
@@ -116,6 +118,7 @@ struct Session {
   LockTrace locks;
   LockOwners lock_owners;    // the writer thread's, for the lock trace
   ClassHistogram histogram;  // its thread runs only with histo=
+  ThreadParents thread_parents;  // whatever the traces: which thread started which
   WriterThread writer_thread;
   bool recording = false;          // begun and not yet ended (under the control mutex)
   bool threads_stopped = true;     // every agent thread of the session returned in time

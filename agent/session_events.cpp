@@ -164,9 +164,13 @@ jvmtiError enableSessionEvents(jvmtiEnv* jvmti, const Options& options) {
     callbacks.MonitorWait = onMonitorWait;
     callbacks.MonitorWaited = onMonitorWaited;
   }
-  const bool wraps_natives = locks || createdExceptions(options);
+  // Thread.start0 whatever the traces (thread_parents.h); park and fillInStackTrace with theirs.
+  // After an attach start0 is long bound: the event is harmless there, and the capability may
+  // be missing (enabled only if held).
+  jvmtiCapabilities held{};
+  const bool wraps_natives = jvmti->GetCapabilities(&held) == JVMTI_ERROR_NONE && held.can_generate_native_method_bind_events;
   if (wraps_natives) {
-    setWrappedNatives({locks, createdExceptions(options)});
+    setWrappedNatives({locks, createdExceptions(options), true});
     callbacks.NativeMethodBind = onNativeMethodBind;
   }
   callbacks.VMInit = onVMInit;

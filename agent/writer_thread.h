@@ -20,6 +20,7 @@
 #include "agent/annotation_table.h"
 #include "agent/carrier_frames.h"
 #include "agent/class_histogram.h"
+#include "agent/thread_parents.h"
 #include "agent/code_regions.h"
 #include "agent/exception_trace.h"
 #include "agent/gc_trace.h"
@@ -56,6 +57,7 @@ struct WriterInputs {
   LockTrace* locks;
   LockOwners* lock_owners;  // with locks: finds the owners of long waits at each drain
   ClassHistogram* histogram;        // null without histo=
+  ThreadParents* thread_parents;    // which thread started which (always)
   int64_t start_ns;  // monotonic time 0
 };
 
@@ -132,6 +134,7 @@ class WriterThread {
   std::vector<SampledAllocation> alloc_batch_;
   std::vector<LockWait> lock_batch_;
   std::vector<Histogram> histogram_batch_;
+  std::vector<ThreadStartNote> thread_start_batch_;
   std::vector<format::Frame> frames_;
   RawStackCache stack_cache_;  // the traces' stacks already interned (traceStack)
   // The class frame's method id by (interned class name, uncaught) (exception_trace.h).

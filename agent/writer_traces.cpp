@@ -41,14 +41,23 @@ void WriterThread::drainTraces(JNIEnv* jni, bool last) {
       in_.writer->writeClassHistogram(record);
     }
   }
+  if (ThreadParents* parents = in_.thread_parents) {
+    parents->takeAll(thread_start_batch_);
+    for (const ThreadStartNote& start : thread_start_batch_) {
+      if (start.parent != 0) ensureThreadRecord(start.parent);
+      in_.writer->writeThreadParent({start.time_ns, start.parent, traceStack(jni, 0, start.frames), start.child_java_id});
+    }
+  }
   if (!last) return;
   // Nothing silent: what a trace could not keep is said in the recording and on stderr.
   const uint64_t gc_dropped = in_.gc_trace ? in_.gc_trace->dropped() : 0;
   const uint64_t exceptions_dropped = in_.exceptions ? in_.exceptions->dropped() : 0;
   const uint64_t allocs_dropped = in_.allocs ? in_.allocs->dropped() : 0;
   const uint64_t locks_dropped = in_.locks ? in_.locks->dropped() : 0;
+  const uint64_t starts_dropped = in_.thread_parents ? in_.thread_parents->dropped() : 0;
   for (const auto& [count, what] : {std::pair{gc_dropped, "garbage collections"}, std::pair{exceptions_dropped, "exceptions"},
-                                    std::pair{allocs_dropped, "sampled allocations"}, std::pair{locks_dropped, "lock waits"}}) {
+                                    std::pair{allocs_dropped, "sampled allocations"}, std::pair{locks_dropped, "lock waits"},
+                                    std::pair{starts_dropped, "thread starts (which thread started which)"}}) {
     if (count == 0) continue;
     const std::string warning = std::to_string(count) + " " + what + " were not recorded: the writer fell behind";
     std::fprintf(stderr, "stackscope: warning: %s\n", warning.c_str());

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <exception>
 #include <thread>
+#include <unordered_map>
 
 #include "analysis/event_decoder.h"
 #include "analysis/native_frame_names.h"
@@ -24,6 +25,32 @@ template <typename T>
 decltype(auto) slot(std::vector<T>& table, uint32_t id) {
   if (table.size() <= id) table.resize(size_t{id} + 1);
   return table[id];
+}
+
+// Sets each thread's parent from the ThreadParent records, found by its Java id. Links a
+// damaged file could make wrong are left out: an unknown thread or stack, a second parent, a
+// thread its own ancestor.
+constexpr size_t kMaxThreadNesting = 256;
+
+void linkThreadParents(Recording& rec, const std::vector<format::ThreadParentRecord>& parents) {
+  std::unordered_map<int64_t, uint32_t> by_java_id;
+  for (uint32_t t = 1; t < rec.threads.size(); ++t)
+    if (rec.threads[t].defined && !rec.threads[t].is_virtual && rec.threads[t].java_id != 0) by_java_id[rec.threads[t].java_id] = t;
+  for (const format::ThreadParentRecord& p : parents) {
+    const auto child = by_java_id.find(p.child_java_id);
+    if (child == by_java_id.end() || p.thread == 0 || p.thread >= rec.threads.size() || p.thread == child->second) continue;
+    ThreadInfo& info = rec.threads[child->second];
+    if (info.parent != 0) continue;
+    // Refuse a cycle (the child above its parent) and chains deeper than any program starts:
+    // the views that follow them recurse.
+    uint32_t ancestor = p.thread;
+    for (size_t steps = 0; ancestor != 0 && ancestor != child->second && steps < kMaxThreadNesting; ++steps)
+      ancestor = rec.threads[ancestor].parent;
+    if (ancestor != 0) continue;
+    info.parent = p.thread;
+    info.parent_stack = p.stack < rec.stacks.size() ? p.stack : 0;
+    info.started_ns = p.time_ns;
+  }
 }
 
 // The map records (names, stacks, threads, annotations, markers, agent warnings): read
@@ -72,6 +99,7 @@ class MapLoader final : public format::RecordVisitor {
   }
   // Every marker, whatever the window: they come with the map data and bound snapshots.
   void marker(const format::MarkerRecord& m) override { rec_.markers.push_back(m); }
+  void threadParent(const format::ThreadParentRecord& p) override { parents_.push_back(p); }
   // Map data too: what the agent found wrong holds for every window.
   void agentWarning(const format::AgentWarningRecord& w) override { agent_warnings_.push_back(agentWarningText(w)); }
 
@@ -86,6 +114,7 @@ class MapLoader final : public format::RecordVisitor {
     if (rec_.threads.empty()) rec_.threads.resize(1);
     if (rec_.annotations.empty()) rec_.annotations.resize(1);
     nameNativeFrames(rec_, native_);
+    linkThreadParents(rec_, parents_);
     std::vector<std::string> warnings = agent_warnings_;
     warnings.insert(warnings.end(), reader.warnings().begin(), reader.warnings().end());
     warnings.insert(warnings.end(), rec_.warnings.begin(), rec_.warnings.end());  // the other readers'
@@ -105,6 +134,7 @@ class MapLoader final : public format::RecordVisitor {
   }
 
   Recording& rec_;
+  std::vector<format::ThreadParentRecord> parents_;
   uint64_t rejected_ids_ = 0;
   std::vector<std::string> agent_warnings_;
   std::vector<NativeAddress> native_;  // the native frames to name once every string is in

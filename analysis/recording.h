@@ -55,6 +55,11 @@ struct ThreadInfo {
   bool is_virtual = false;  // a virtual thread (JDK 21+)
   std::vector<uint32_t> carriers = {};  // virtual: the platform threads it ran on, at most kMaxCarriers
   static constexpr size_t kMaxCarriers = 256;
+  // Which thread started it, with that thread's stack at Thread.start (ThreadParent records):
+  // 0 = unknown (started before the agent, a JVM or virtual thread, an old recording).
+  uint32_t parent = 0;
+  uint32_t parent_stack = 0;
+  int64_t started_ns = kUnknownTime;  // when the parent started it
 };
 
 // One event of the model: a time sample (cpu, wall) today, any traced event tomorrow

@@ -23,6 +23,9 @@ struct ProfileFrame {
   std::string file;    // Java source file, or the native function's module; may be empty
   uint32_t line = 0;   // with lines; 0 = unknown
   ProfileFrameKind kind = ProfileFrameKind::Other;
+  // With threads merged: how many starters the frame's thread has (0 = a thread no recorded
+  // thread started, and the frames of every profile that does not merge).
+  uint32_t thread_level = 0;
 };
 
 struct ProfileStack {
@@ -38,7 +41,10 @@ struct StackProfile {
 };
 
 // `lines`: one frame per method and source line, as report --lines. Events without frames
-// (a stack lost by the file) are in the totals but in no stack.
-StackProfile stackProfile(const Recording& recording, const EventScope& scope, bool lines);
+// (a stack lost by the file) are in the totals but in no stack. `merge_threads`: the stacks of
+// a thread another one started hang below the call that started it (ThreadInfo::parent), after
+// a "[thread NAME]" frame; its frames are apart from its starter's (thread_level), so a method
+// both ran is not taken for recursion.
+StackProfile stackProfile(const Recording& recording, const EventScope& scope, bool lines, bool merge_threads = false);
 
 }  // namespace stackscope::analysis

@@ -62,6 +62,62 @@ std::vector<SummaryPart> partsByKey(const StackProfile& profile, KeyOf key_of) {
   return out;
 }
 
+// The innermost frame of a start stack that is not the JDK's way in (Thread.start, start0, and
+// on JDK 21+ the JavaLangAccess trampoline System$1.start): the method that started the thread.
+std::string startingMethod(const Recording& recording, const MethodNames& names, uint32_t stack) {
+  for (const format::Frame& frame : recording.stack(stack)) {
+    const std::string& name = names[frame.method].name;
+    const size_t dot = name.rfind('.');
+    const bool jdk_start = name.starts_with("java.lang.") && dot != std::string::npos && name.compare(dot + 1, 5, "start") == 0;
+    if (!jdk_start) return names[frame.method].display;
+  }
+  return "";
+}
+
+std::vector<SummaryThread> threadTree(const Recording& recording, const ThreadStats& stats) {
+  const size_t n = recording.threads.size();
+  std::vector<uint64_t> own(n, 0), below(n, 0);
+  for (const ThreadStat& t : stats.threads) own[t.thread] = t.value;
+  bool any_parent = false;
+  std::vector<std::vector<uint32_t>> children(n);
+  std::vector<bool> shown(n, false);
+  for (uint32_t t = 1; t < n; ++t) {
+    const uint32_t parent = recording.threads[t].parent;
+    if (parent != 0) {
+      any_parent = true;
+      children[parent].push_back(t);
+    }
+    if (stats.threads.empty() || own[t] == 0) continue;
+    // A thread with events, and every thread above it (linked without cycles by the loader).
+    for (uint32_t a = t; a != 0 && !shown[a]; a = recording.threads[a].parent) shown[a] = true;
+  }
+  if (!any_parent) return {};
+  for (uint32_t t = 1; t < n; ++t)
+    for (uint32_t a = t; a != 0; a = recording.threads[a].parent) below[a] += own[t];
+  const MethodNames names(recording);
+  std::vector<SummaryThread> out;
+  const auto heavier = [&](uint32_t a, uint32_t b) { return below[a] != below[b] ? below[a] > below[b] : a < b; };
+  std::vector<std::pair<uint32_t, size_t>> pending;
+  std::vector<uint32_t> roots;
+  for (uint32_t t = 1; t < n; ++t)
+    if (shown[t] && recording.threads[t].parent == 0) roots.push_back(t);
+  std::sort(roots.begin(), roots.end(), heavier);
+  for (auto it = roots.rbegin(); it != roots.rend(); ++it) pending.emplace_back(*it, 0);
+  while (!pending.empty()) {
+    const auto [t, depth] = pending.back();
+    pending.pop_back();
+    const ThreadInfo& info = recording.threads[t];
+    out.push_back({threadName(recording, t), depth, own[t], below[t],
+                   info.parent != 0 ? startingMethod(recording, names, info.parent_stack) : ""});
+    std::vector<uint32_t> kids;
+    for (uint32_t c : children[t])
+      if (shown[c]) kids.push_back(c);
+    std::sort(kids.begin(), kids.end(), heavier);
+    for (auto it = kids.rbegin(); it != kids.rend(); ++it) pending.emplace_back(*it, depth + 1);
+  }
+  return out;
+}
+
 template <typename T>
 void keepTop(std::vector<T>& items, size_t top) {
   if (items.size() > top) items.resize(top);
@@ -119,6 +175,7 @@ Summary summarize(const Recording& recording, const EventScope& scope, size_t to
     if (summary.hottest_threads.size() == top) break;
     summary.hottest_threads.push_back({threadName(recording, t.thread), t.value, t.value});
   }
+  summary.thread_tree = threadTree(recording, threads);
   summary.libraries = partsByKey(profile, libraryOf);
   summary.packages = partsByKey(profile, packageOf);
   keepTop(summary.packages, top);

@@ -31,6 +31,14 @@ struct SummaryStep {  // a frame of the hottest path
   uint64_t total = 0;
 };
 
+struct SummaryThread {  // a node of the tree of which thread started which
+  std::string name;
+  size_t depth = 0;         // 0 = started by no thread the recording knows
+  uint64_t value = 0;       // its events' value
+  uint64_t below = 0;       // its own and every thread's it started, directly or not
+  std::string started_at;   // the method that called Thread.start in its parent ("" = no parent)
+};
+
 struct Summary {
   ViewTotals totals;
   size_t methods = 0;          // nodes of the call graph
@@ -45,6 +53,9 @@ struct Summary {
   uint32_t deepest_recursion = 0;            // how many times it was on that stack
   size_t threads = 0;
   std::vector<SummaryPart> hottest_threads;  // by value
+  // Which thread started which, depth first, the heaviest subtree first: threads with events and
+  // their ancestors. Empty when the recording has no thread parents (an older agent, an attach).
+  std::vector<SummaryThread> thread_tree;
   std::vector<SummaryPart> libraries;        // by total: native modules, "JDK", "application"
   std::vector<SummaryPart> packages;         // Java packages, by total
 };

@@ -23,7 +23,7 @@ struct DiffArgs {
   std::string view = "methods";
   int64_t top = -1;
   bool json = false;
-  bool lines = false;
+  StackArgs stacks;
 };
 
 std::string sideName(const std::string& file, const std::string& snapshot) {
@@ -41,15 +41,14 @@ int runDiff(const DiffArgs& args) {
                                  static_cast<size_t>(args.top >= 0 ? args.top : args.json ? 0 : kDefaultTextRows)};
   if (args.view == "tree") {
     const analysis::DiffTree tree =
-        analysis::diffTrees(analysis::stackProfile(base->recording, base->scope, args.lines),
-                            analysis::stackProfile(next->recording, next->scope, args.lines));
+        analysis::diffTrees(stackProfileOf(*base, base->scope, args.stacks), stackProfileOf(*next, next->scope, args.stacks));
     if (args.json) exporting::writeJson(std::cout, exporting::diffTreeJson(tree, options));
     else exporting::writeDiffTreeText(std::cout, tree, options);
     return 0;
   }
   const analysis::MethodDiff diff =
-      analysis::diffMethods(base->recording, analysis::computeMethodStats(base->recording, base->scope, args.lines),
-                            next->recording, analysis::computeMethodStats(next->recording, next->scope, args.lines));
+      analysis::diffMethods(base->recording, analysis::computeMethodStats(base->recording, base->scope, args.stacks.lines),
+                            next->recording, analysis::computeMethodStats(next->recording, next->scope, args.stacks.lines));
   if (args.json) exporting::writeJson(std::cout, exporting::diffJson(diff, options));
   else exporting::writeDiffText(std::cout, diff, options);
   return 0;
@@ -74,7 +73,7 @@ Command addDiffCommand(CLI::App& parent) {
       ->check(CLI::IsMember({"methods", "tree"}));
   cmd->add_option("--top", args->top, "Rows to print; default 30 in text, all in JSON; 0 = all")->check(CLI::NonNegativeNumber);
   cmd->add_flag("--json", args->json, "Print one JSON object instead of a table");
-  cmd->add_flag("--lines", args->lines, "Rows per method and source line");
+  addStackOptions(*cmd, args->stacks);
   return {cmd, [args] { return runDiff(*args); }};
 }
 

@@ -18,7 +18,7 @@ struct ExportArgs {
   SelectionArgs selection;
   std::string format;
   std::string output;
-  bool lines = false;
+  StackArgs stacks;
 };
 
 std::string baseName(const std::string& path) {
@@ -29,7 +29,7 @@ std::string baseName(const std::string& path) {
 int runExport(const ExportArgs& args) {
   const std::unique_ptr<SelectedEvents> selected = selectEvents(args.selection);
   for (const std::string& note : selected->notes) std::cerr << "stackscope: note: " << note << "\n";
-  const analysis::StackProfile profile = analysis::stackProfile(selected->recording, selected->scope, args.lines);
+  const analysis::StackProfile profile = stackProfileOf(*selected, selected->scope, args.stacks);
   const analysis::EventKind kind = selected->scope.kind;
   const exporting::ProfileMeta meta{baseName(args.selection.file), selected->scope.metric, kind,
                                     selected->recording.info.start_epoch_ns, selected->covered_ns,
@@ -69,7 +69,7 @@ Command addExportCommand(CLI::App& parent) {
       ->required()
       ->check(CLI::IsMember({"collapsed", "pprof", "speedscope", "chrome", "profilerj-xml"}));
   cmd->add_option("-o,--output", args->output, "The file to write ('-': standard output)")->required();
-  cmd->add_flag("--lines", args->lines, "One frame per method and source line");
+  addStackOptions(*cmd, args->stacks);
   return {cmd, [args] { return runExport(*args); }};
 }
 

@@ -19,15 +19,15 @@ struct FlameArgs {
   std::string output;
   std::string baseline;  // flame --baseline: the differential graph against this recording
   std::string baseline_snapshot;
-  bool lines = false;
+  StackArgs stacks;
 };
 
 // One kind and metric, the new side's tree coloured by its change from the baseline's.
 int runDiffFlame(const FlameArgs& args, const SelectedEvents& next, const exporting::FlameOptions& options) {
   const std::unique_ptr<SelectedEvents> base = selectBaseline(args.selection, args.baseline, args.baseline_snapshot, next);
   for (const std::string& note : base->notes) std::cerr << "stackscope: note: baseline: " << note << "\n";
-  const analysis::DiffTree tree = analysis::diffTrees(analysis::stackProfile(base->recording, base->scope, args.lines),
-                                                      analysis::stackProfile(next.recording, next.scope, args.lines));
+  const analysis::DiffTree tree =
+      analysis::diffTrees(stackProfileOf(*base, base->scope, args.stacks), stackProfileOf(next, next.scope, args.stacks));
   const std::string base_name = args.baseline + (args.baseline_snapshot.empty() ? "" : " --snapshot " + args.baseline_snapshot);
   writeOutput(args.output, [&](std::ostream& out) {
     exporting::writeDiffFlameHtml(out, {&tree, next.scope.kind, next.scope.metric, base_name}, options);
@@ -55,7 +55,7 @@ int runFlame(const FlameArgs& args) {
       }
       flame.metrics.push_back(&metric);
       const analysis::EventScope scope{kind, &metric, selected->scope.keep};
-      flame.profiles.push_back(analysis::stackProfile(selected->recording, scope, args.lines));
+      flame.profiles.push_back(stackProfileOf(*selected, scope, args.stacks));
     }
     kinds.push_back(std::move(flame));
   }
@@ -80,7 +80,7 @@ Command addFlameCommand(CLI::App& parent) {
   cmd->add_option("-o,--output", args->output, "The HTML file to write")->required();
   cmd->add_option("--baseline", args->baseline, "Colour the frames by their change from this recording's");
   cmd->add_option("--baseline-snapshot", args->baseline_snapshot, "The baseline's snapshot (see --snapshot)");
-  cmd->add_flag("--lines", args->lines, "One frame per method and source line");
+  addStackOptions(*cmd, args->stacks);
   return {cmd, [args] { return runFlame(*args); }};
 }
 

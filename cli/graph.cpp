@@ -23,7 +23,7 @@ struct GraphArgs {
   SelectionArgs selection;
   std::string output;
   std::string prune = "1%";
-  bool lines = false;
+  StackArgs stacks;
 };
 
 double parsePrune(const std::string& text) {
@@ -60,7 +60,7 @@ int runGraph(const GraphArgs& args) {
   if (!svg && !args.output.ends_with(".dot")) throw UserError("-o '" + args.output + "': name a .svg or a .dot file");
   const std::unique_ptr<SelectedEvents> selected = selectEvents(args.selection);
   for (const std::string& note : selected->notes) std::cerr << "stackscope: note: " << note << "\n";
-  const analysis::CallGraph graph = analysis::callGraph(analysis::stackProfile(selected->recording, selected->scope, args.lines), prune);
+  const analysis::CallGraph graph = analysis::callGraph(stackProfileOf(*selected, selected->scope, args.stacks), prune);
   const std::string title = args.selection.file + ": " + analysis::eventKindName(selected->scope.kind) + " " +
                             selected->scope.metric->name + ", methods of at least " + args.prune + " shown";
   const std::string dot_file = svg ? args.output + ".dot.tmp" : args.output;
@@ -91,7 +91,7 @@ Command addGraphCommand(CLI::App& parent) {
   addSelectionOptions(*cmd, args->selection);
   cmd->add_option("-o,--output", args->output, "graph.svg or graph.dot")->required();
   cmd->add_option("--prune", args->prune, "Leave out methods below this share of the total (default 1%)");
-  cmd->add_flag("--lines", args->lines, "One node per method and source line");
+  addStackOptions(*cmd, args->stacks);
   return {cmd, [args] { return runGraph(*args); }};
 }
 

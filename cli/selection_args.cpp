@@ -159,6 +159,16 @@ std::unique_ptr<SelectedEvents> selectBaseline(const SelectionArgs& args, const 
   return base;
 }
 
+void addStackOptions(CLI::App& cmd, StackArgs& args) {
+  cmd.add_flag("--lines", args.lines, "One frame per method and source line");
+  cmd.add_flag("--merge-threads", args.merge_threads,
+               "Hang each thread's stacks below the call that started it (the threads a recorded thread started)");
+}
+
+analysis::StackProfile stackProfileOf(const SelectedEvents& selected, const analysis::EventScope& scope, const StackArgs& args) {
+  return analysis::stackProfile(selected.recording, scope, args.lines, args.merge_threads);
+}
+
 void writeOutput(const std::string& path, const std::function<void(std::ostream&)>& write) {
   if (path == "-") {
     write(std::cout);

@@ -12,6 +12,7 @@
 
 #include "analysis/recording.h"
 #include "analysis/selection.h"
+#include "analysis/stack_profile.h"
 
 namespace stackscope::cli {
 
@@ -64,6 +65,15 @@ std::unique_ptr<SelectedEvents> selectEvents(const SelectionArgs& args);
 // metric: a UserError says so otherwise.
 std::unique_ptr<SelectedEvents> selectBaseline(const SelectionArgs& args, const std::string& base_file,
                                                const std::string& base_snapshot, const SelectedEvents& next);
+
+// How the events' stacks become a profile's (analysis/stack_profile.h), for the commands that
+// draw or export stacks: --lines and --merge-threads.
+struct StackArgs {
+  bool lines = false;
+  bool merge_threads = false;
+};
+void addStackOptions(CLI::App& cmd, StackArgs& args);
+analysis::StackProfile stackProfileOf(const SelectedEvents& selected, const analysis::EventScope& scope, const StackArgs& args);
 
 // Writes what `write` prints to the file `path` ("-": standard output); throws UserError when
 // the file cannot be opened or written.

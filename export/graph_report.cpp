@@ -13,7 +13,12 @@ namespace {
 
 using analysis::CallGraph;
 
-const std::string& nodeName(const CallGraph& graph, uint32_t node) { return graph.frames[graph.nodes[node].frame].name; }
+// With threads merged, a method run by a started thread is a node apart from its starter's: its
+// name says at which thread level.
+std::string nodeName(const CallGraph& graph, uint32_t node) {
+  const analysis::ProfileFrame& frame = graph.frames[graph.nodes[node].frame];
+  return frame.thread_level == 0 ? frame.name : frame.name + " [thread level " + std::to_string(frame.thread_level) + "]";
+}
 
 // A dot string literal: quotes and backslashes escaped, line breaks as dot's \n.
 std::string dotString(const std::string& text) {

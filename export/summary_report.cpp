@@ -12,8 +12,8 @@ using analysis::Summary;
 using analysis::SummaryPart;
 using Align = TextTable::Align;
 
-// Which thread started which is not recorded by the agent yet: said, not guessed.
-constexpr const char* kNoThreadParents = "not recorded (the agent does not record which thread started which)";
+// Recordings of older agents, or of an attached one, do not say which thread started which.
+constexpr const char* kNoThreadParents = "not in this recording (recorded from the JVM's start by agents since ThreadParent)";
 constexpr const char* kNoJars = "application classes are not split by jar (the recording does not name them)";
 
 void writeParts(std::ostream& out, const char* title, const std::vector<SummaryPart>& parts, uint64_t whole,
@@ -48,7 +48,9 @@ void writeSummaryText(std::ostream& out, const analysis::Recording& recording, c
   out << "Deepest recursion: ";
   if (s.deepest_recursion_method.empty()) out << "none\n";
   else out << s.deepest_recursion_method << ", " << s.deepest_recursion << " times on one stack\n";
-  out << "Threads:           " << s.threads << "; which started which: " << kNoThreadParents << "\n";
+  out << "Threads:           " << s.threads;
+  if (s.thread_tree.empty()) out << "; which started which: " << kNoThreadParents;
+  out << "\n";
   if (!s.hottest_path.empty()) {
     out << "\nHottest path (the hottest callee at each step, while it holds 1% or more)\n";
     TextTable path;
@@ -72,6 +74,17 @@ void writeSummaryText(std::ostream& out, const analysis::Recording& recording, c
     calls.write(out);
   }
   writeParts(out, "Hottest threads", s.hottest_threads, whole, "Thread");
+  if (!s.thread_tree.empty()) {
+    out << "\nWhich thread started which\n";
+    TextTable tree;
+    tree.addColumn("Own%", Align::Right);
+    tree.addColumn("With started%", Align::Right);
+    tree.addColumn("Thread (started at)", Align::Left);
+    for (const analysis::SummaryThread& t : s.thread_tree)
+      tree.addRow({formatPercent(percent(t.value, whole)), formatPercent(percent(t.below, whole)),
+                   std::string(2 * t.depth, ' ') + t.name + (t.started_at.empty() ? "" : "  (" + t.started_at + ")")});
+    tree.write(out);
+  }
   writeParts(out, "Libraries", s.libraries, whole, "Library");
   out << "(" << kNoJars << ")\n";
   writeParts(out, "Packages", s.packages, whole, "Package");
@@ -95,8 +108,17 @@ Json summaryJson(const analysis::Recording& recording, const ReportOptions& opti
   out["hottest_path"] = std::move(path);
   out["hottest_methods"] = partsJson(s.hottest_methods, whole);
   out["hottest_calls"] = std::move(calls);
-  out["threads"] = {{"count", s.threads}, {"hottest", partsJson(s.hottest_threads, whole)}, {"parents", nullptr},
-                    {"parents_note", kNoThreadParents}};
+  Json tree = Json::array();
+  for (const analysis::SummaryThread& t : s.thread_tree)
+    tree.push_back({{"thread", t.name}, {"depth", t.depth}, {"value", t.value}, {"with_started", t.below},
+                    {"started_at", t.started_at.empty() ? Json(nullptr) : Json(t.started_at)}});
+  out["threads"] = {{"count", s.threads}, {"hottest", partsJson(s.hottest_threads, whole)}};
+  if (s.thread_tree.empty()) {
+    out["threads"]["tree"] = nullptr;
+    out["threads"]["tree_note"] = kNoThreadParents;
+  } else {
+    out["threads"]["tree"] = std::move(tree);
+  }
   out["libraries"] = partsJson(s.libraries, whole);
   out["libraries_note"] = kNoJars;
   out["packages"] = partsJson(s.packages, whole);

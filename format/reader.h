@@ -44,6 +44,7 @@ class RecordVisitor {
   virtual void objectFree(const ObjectFreeRecord&) {}
   virtual void lock(const LockRecord&) {}
   virtual void classHistogram(const ClassHistogramRecord&) {}
+  virtual void threadParent(const ThreadParentRecord&) {}
   virtual void threadStart(const ThreadEventRecord&) {}
   virtual void threadEnd(const ThreadEventRecord&) {}
   virtual void status(const StatusRecord&) {}

@@ -182,6 +182,16 @@ bool decodeBody(RecordType type, ByteCursor& in, int64_t& time, StackTree& stack
       v.classHistogram(r);
       return true;
     }
+    case RecordType::ThreadParent: {
+      ThreadParentRecord r;
+      r.time_ns = time + in.signedVarint();  // does not move the running time (writer.cpp)
+      r.thread = in.u32();
+      r.stack = in.u32();
+      r.child_java_id = in.signedVarint();
+      if (in.failed()) return false;
+      v.threadParent(r);
+      return true;
+    }
     case RecordType::Lock: {
       LockRecord r;
       r.time_ns = time + in.signedVarint();  // does not move the running time (writer.cpp)
@@ -280,7 +290,7 @@ bool decodeBody(RecordType type, ByteCursor& in, int64_t& time, StackTree& stack
 
 bool isKnown(uint64_t type) {
   return (type >= 1 && type <= 7) || (type >= 16 && type <= 29) || type == static_cast<uint32_t>(RecordType::Lock) ||
-         type == static_cast<uint64_t>(RecordType::ClassHistogram);
+         type == static_cast<uint64_t>(RecordType::ClassHistogram) || type == static_cast<uint64_t>(RecordType::ThreadParent);
 }
 
 }  // namespace

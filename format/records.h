@@ -50,6 +50,7 @@ enum class RecordType : uint32_t {
   ObjectFree = 29,  // a sampled object the GC freed (the live trace)
   Lock = 30,        // one wait for a lock or a condition (the lock trace)
   ClassHistogram = 31,  // objects in the heap per class at one moment (histo=)
+  ThreadParent = 32,    // which thread started a thread, and where (map data, with a time)
 };
 
 enum class ThreadState : uint8_t {
@@ -291,6 +292,15 @@ struct ClassCountEntry {
 
 // The objects in the heap per class at one moment (a heap walk: garbage not yet collected
 // counts too); classes with no object are left out.
+// A thread started another: the starting thread, its stack at Thread.start and the new
+// thread's java.lang.Thread id (its Thread record, written when it runs, has the same java_id).
+struct ThreadParentRecord {
+  int64_t time_ns = 0;
+  uint32_t thread = 0;  // the starting thread, 0 = one the agent does not know
+  uint32_t stack = 0;   // its stack at the start, 0 = none
+  int64_t child_java_id = 0;
+};
+
 struct ClassHistogramRecord {
   int64_t time_ns = 0;   // the walk's start
   int64_t pause_ns = 0;  // how long the walk held the VM stopped

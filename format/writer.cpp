@@ -297,6 +297,18 @@ void RecordingWriter::writeClassHistogram(const ClassHistogramRecord& histogram)
 }
 
 // Like Gc and Exception, its time does not move the running time (readers before it skip it).
+// Map data, like markers: which thread started which holds for every window (docs/format.md).
+// Its time does not move the map's running time, so readers before it skip it safely.
+void RecordingWriter::writeThreadParent(const ThreadParentRecord& parent) {
+  beginRecord(map_, RecordType::ThreadParent, scratch_);
+  putSkippableEventTime(map_, scratch_, parent.time_ns);
+  putVarint(scratch_, parent.thread);
+  putVarint(scratch_, parent.stack);
+  putSigned(scratch_, parent.child_java_id);
+  endRecord(map_, RecordType::ThreadParent, scratch_);
+}
+
+// Like Gc and Exception, its time does not move the running time (readers before it skip it).
 void RecordingWriter::writeLock(const LockRecord& lock) {
   beginRecord(events_, RecordType::Lock, scratch_);
   putSkippableEventTime(events_, scratch_, lock.time_ns);

@@ -62,6 +62,7 @@ class RecordingWriter {
   void writeObjectFree(const ObjectFreeRecord& freed);
   void writeLock(const LockRecord& lock);
   void writeClassHistogram(const ClassHistogramRecord& histogram);
+  void writeThreadParent(const ThreadParentRecord& parent);  // goes to the map chunk, like markers
   void writeThreadStart(const ThreadEventRecord& event);
   void writeThreadEnd(const ThreadEventRecord& event);
   void writeStatus(const StatusRecord& status);

@@ -55,7 +55,7 @@ TEST_F(SummaryCli, GraphRecursionPathAndHotSpotsAreKnown) {
   EXPECT_EQ(s["hottest_calls"][0]["value"], 7);
   EXPECT_EQ(s["threads"]["count"], 3);
   EXPECT_EQ(parts(s["threads"]["hottest"]), (std::vector<std::string>{"main 7 7", "sleeper 4 4", "worker-1 3 3"}));
-  EXPECT_TRUE(s["threads"]["parents"].is_null()) << "not recorded: said, not guessed";
+  EXPECT_TRUE(s["threads"]["tree"].is_null()) << "no ThreadParent records: said, not guessed";
   EXPECT_EQ(parts(s["libraries"]), (std::vector<std::string>{"application classes 10 14", "JDK 4 4"}));
   EXPECT_EQ(parts(s["packages"]), (std::vector<std::string>{"app 10 14", "java.lang 4 4"}));
 }
@@ -73,7 +73,7 @@ TEST_F(SummaryCli, TextNamesEverySection) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (const char* section : {"Call graph:        6 methods, 6 calls", "Deepest recursion: app.Work.a, 2 times on one stack",
                               "Hottest path", "Hottest methods", "Hottest calls", "Hottest threads", "Libraries", "Packages",
-                              "which started which: not recorded"})
+                              "which started which: not in this recording"})
     EXPECT_NE(r.out.find(section), std::string::npos) << section << "\n" << r.out;
 }
 
