@@ -63,12 +63,14 @@ std::vector<SummaryPart> partsByKey(const StackProfile& profile, KeyOf key_of) {
 }
 
 // The innermost frame of a start stack that is not the JDK's way in (Thread.start, start0, and
-// on JDK 21+ the JavaLangAccess trampoline System$1.start): the method that started the thread.
+// on JDK 21+ System$1.start and jdk.internal.vm.SharedThreadContainer.start): the method that
+// started the thread.
 std::string startingMethod(const Recording& recording, const MethodNames& names, uint32_t stack) {
   for (const format::Frame& frame : recording.stack(stack)) {
     const std::string& name = names[frame.method].name;
     const size_t dot = name.rfind('.');
-    const bool jdk_start = name.starts_with("java.lang.") && dot != std::string::npos && name.compare(dot + 1, 5, "start") == 0;
+    const bool jdk_start = (name.starts_with("java.lang.") || name.starts_with("jdk.internal.")) && dot != std::string::npos &&
+                           name.compare(dot + 1, 5, "start") == 0;
     if (!jdk_start) return names[frame.method].display;
   }
   return "";
