@@ -48,7 +48,7 @@ void ThreadParents::onStart(JNIEnv* jni, jobject thread) {
     const uint32_t vthread = slot->mounted_vthread.load(std::memory_order_relaxed);
     note.parent = vthread != 0 ? vthread : slot->id;
   }
-  note.frames = nativeCallerStack(jvmti_, jni);
+  note.frames = callingThreadStack(jvmti_, jni);
   queue_.push(std::move(note));
 }
 
