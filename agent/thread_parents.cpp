@@ -2,6 +2,7 @@
 
 #include "agent/clocks.h"
 #include "agent/jvmti_stack.h"
+#include "agent/session_gate.h"
 #include "agent/thread_registry.h"
 
 namespace stackscope::agent {
@@ -17,7 +18,11 @@ std::atomic<StartFunction> g_original{nullptr};
 // Runs on the starting thread, in native code, as the JVM's function would: JNI and JVMTI
 // calls are allowed, and the agent holds no lock around the start.
 void JNICALL startWrapper(JNIEnv* jni, jobject thread) {
-  if (ThreadParents* parents = g_parents.load(std::memory_order_acquire)) parents->onStart(jni, thread);
+  {
+    SessionUse use;  // the notes are a session's (session_gate.h)
+    ThreadParents* parents = use ? g_parents.load(std::memory_order_acquire) : nullptr;
+    if (parents) parents->onStart(jni, thread);
+  }
   g_original.load(std::memory_order_acquire)(jni, thread);
 }
 
