@@ -36,6 +36,7 @@ std::string recordTypeName(uint32_t type) {
     case RecordType::ObjectFree: return "object_free";
     case RecordType::Lock: return "lock";
     case RecordType::ClassHistogram: return "class_histogram";
+    case RecordType::ThreadParent: return "thread_parent";
   }
   return "unknown_" + std::to_string(type);
 }
@@ -109,6 +110,10 @@ class Counter final : public format::RecordVisitor {
   void marker(const format::MarkerRecord& m) override {
     count(RecordType::Marker);
     seen(m.time_ns);
+  }
+  void threadParent(const format::ThreadParentRecord& p) override {
+    count(RecordType::ThreadParent);
+    seen(p.time_ns);
   }
   void annotationChange(const format::AnnotationChangeRecord& c) override {
     count(RecordType::AnnotationChange);
