@@ -16,21 +16,11 @@
 #include <cstring>
 
 #include "native/jvm_perf_data.h"
+#include "native/small_file.h"
 
 namespace stackscope::native {
 
 namespace {
-
-std::string readSmallFile(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return {};
-  std::string text;
-  char buffer[4096];
-  ssize_t got = 0;
-  while ((got = ::read(fd, buffer, sizeof buffer)) > 0) text.append(buffer, static_cast<size_t>(got));
-  ::close(fd);
-  return text;
-}
 
 std::string procPath(pid_t pid, const char* what) { return "/proc/" + std::to_string(pid) + "/" + what; }
 

@@ -12,21 +12,11 @@
 
 #include "native/jvm_attach.h"
 #include "native/jvm_perf_data.h"
+#include "native/small_file.h"
 
 namespace stackscope::native {
 
 namespace {
-
-std::string readSmallFile(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return {};
-  std::string text;
-  char buffer[8192];
-  ssize_t got = 0;
-  while ((got = ::read(fd, buffer, sizeof buffer)) > 0) text.append(buffer, static_cast<size_t>(got));
-  ::close(fd);
-  return text;
-}
 
 // The launcher's options that take the next argument as their value.
 bool takesValue(const std::string& option) {
