@@ -100,7 +100,10 @@ format::MethodRecord MethodResolver::describe(JNIEnv* jni, jmethodID method, uin
   if (jvmti_->GetMethodDeclaringClass(method, &klass) == JVMTI_ERROR_NONE && klass) {
     JvmtiBuffer<char> class_signature(jvmti_), source(jvmti_);
     if (jvmti_->GetClassSignature(klass, &class_signature.ptr, nullptr) == JVMTI_ERROR_NONE && class_signature.ptr) {
-      record.class_name = writer_.internString(javaNameFromSignature(class_signature.ptr));
+      const std::string class_name = javaNameFromSignature(class_signature.ptr);
+      record.class_name = writer_.internString(class_name);
+      const std::string& library = class_sources_.sourceOf(jni, klass, class_name);
+      if (!library.empty()) record.code_source = writer_.internString(library);
     }
     if (jvmti_->GetSourceFileName(klass, &source.ptr) == JVMTI_ERROR_NONE && source.ptr) {
       record.source_file = writer_.internString(source.ptr);

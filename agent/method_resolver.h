@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "agent/class_sources.h"
 #include "agent/native_frame_addresses.h"
 #include "format/writer.h"
 
@@ -47,6 +48,7 @@ class MethodResolver {
   uint32_t truncated_id_ = 0;
   std::unordered_map<std::string, uint32_t> stub_ids_;
   std::unordered_map<std::string, uint32_t> named_ids_;
+  ClassSources class_sources_;
   NativeFrameAddresses native_addresses_;
   std::unordered_map<uintptr_t, uint32_t> native_ids_;  // pcs in a known module
 };

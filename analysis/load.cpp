@@ -68,7 +68,7 @@ class MapLoader final : public format::RecordVisitor {
   }
   void method(const format::MethodRecord& m) override {
     if (!accept(m.id)) return;
-    slot(rec_.methods, m.id) = {true, m.class_name, m.method_name, m.signature, m.source_file, m.lines};
+    slot(rec_.methods, m.id) = {true, m.class_name, m.method_name, m.signature, m.source_file, m.lines, m.code_source};
     if (m.native_module != 0) native_.push_back({m.id, m.native_module, m.native_build_id, m.native_address});
   }
   void stack(const format::StackRecord& s) override {

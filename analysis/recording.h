@@ -40,6 +40,7 @@ struct MethodInfo {
   uint32_t signature = 0;
   uint32_t source_file = 0;
   std::vector<format::LineEntry> lines;
+  uint32_t code_source = 0;  // the class's module or jar (format::MethodRecord), 0 = unknown
 };
 
 struct ThreadInfo {

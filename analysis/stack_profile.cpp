@@ -99,6 +99,7 @@ class ProfileBuilder {
       if (out.line != 0) out.name += ":" + std::to_string(out.line);
       out.file = rec_.string(info.source_file);
       out.kind = kindOf(rec_, info, names_[keys_.method(key)].name);
+      out.library = rec_.string(info.code_source);
       out.thread_level = static_cast<uint32_t>(level);
       profile_.frames.push_back(std::move(out));
     }
@@ -106,7 +107,7 @@ class ProfileBuilder {
   }
 
   uint32_t threadFrame(uint32_t thread) {
-    profile_.frames.push_back({"[thread " + threadName(rec_, thread) + "]", "", 0, ProfileFrameKind::Other});
+    profile_.frames.push_back({"[thread " + threadName(rec_, thread) + "]", "", 0, ProfileFrameKind::Other, ""});
     return static_cast<uint32_t>(profile_.frames.size() - 1);
   }
 

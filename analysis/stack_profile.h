@@ -23,6 +23,9 @@ struct ProfileFrame {
   std::string file;    // Java source file, or the native function's module; may be empty
   uint32_t line = 0;   // with lines; 0 = unknown
   ProfileFrameKind kind = ProfileFrameKind::Other;
+  // A Java frame's library: its class's module ("java.base") or code source path (a jar or
+  // class directory), "" when the recording does not say.
+  std::string library = {};
   // With threads merged: how many starters the frame's thread has (0 = a thread no recorded
   // thread started, and the frames of every profile that does not merge).
   uint32_t thread_level = 0;

@@ -16,12 +16,16 @@ namespace {
 
 constexpr double kPathShareFloor = 1.0;  // percent of the total
 
-// The library a frame's code is in: a native frame's module ("libjvm.so", "[kernel]"), the JDK,
-// or the application's classes (which jar is not recorded).
+// The library a frame's code is in: a Java frame's module ("java.base") or jar file
+// ("h2-2.2.224.jar"; a class directory by its path), a native frame's module ("libjvm.so",
+// "[kernel]"); recordings that do not name a class's library say "JDK" or "application classes".
 std::string libraryOf(const ProfileFrame& frame) {
   switch (frame.kind) {
-    case ProfileFrameKind::Jdk: return "JDK";
-    case ProfileFrameKind::Java: return "application classes";
+    case ProfileFrameKind::Jdk:
+    case ProfileFrameKind::Java:
+      if (frame.library.ends_with(".jar")) return frame.library.substr(frame.library.rfind('/') + 1);
+      if (!frame.library.empty()) return frame.library;
+      return frame.kind == ProfileFrameKind::Jdk ? "JDK" : "application classes";
     case ProfileFrameKind::Native:
     case ProfileFrameKind::Kernel: return frame.file.empty() ? "native (module unknown)" : frame.file;
     case ProfileFrameKind::Other: break;

@@ -59,6 +59,7 @@ bool decodeBody(RecordType type, ByteCursor& in, int64_t& time, StackTree& stack
         r.native_build_id = in.u32();
         r.native_address = in.varint();
       }
+      if (!in.atEnd()) r.code_source = in.u32();
       if (in.failed()) return false;
       v.method(r);
       return true;

@@ -133,6 +133,10 @@ struct MethodRecord {
   uint32_t native_module = 0;
   uint32_t native_build_id = 0;
   uint64_t native_address = 0;
+  // A Java method's library (optional trailing field, after the native ones, which are then
+  // 0): its class's named module ("java.base") or its code source's path (a jar or class
+  // directory); string id, 0 = unknown.
+  uint32_t code_source = 0;
 };
 
 struct Frame {

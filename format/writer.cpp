@@ -180,11 +180,12 @@ void RecordingWriter::writeMethod(const MethodRecord& method) {
     putVarint(scratch_, entry.bci);
     putVarint(scratch_, entry.line);
   }
-  if (method.native_module != 0) {
+  if (method.native_module != 0 || method.code_source != 0) {
     putVarint(scratch_, method.native_module);
     putVarint(scratch_, method.native_build_id);
     putVarint(scratch_, method.native_address);
   }
+  if (method.code_source != 0) putVarint(scratch_, method.code_source);
   endRecord(map_, RecordType::Method, scratch_);
 }
 

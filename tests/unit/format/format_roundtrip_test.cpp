@@ -479,5 +479,32 @@ TEST(FormatRoundTrip, WriterReportsAnUnwritablePath) {
   EXPECT_NE(w.lastError().find("cannot create"), std::string::npos);
 }
 
+// A Java method's library is a trailing field after the native ones (written as zeros), so a
+// reader that knows only the native fields reads a Java method (native_module 0) and skips it.
+TEST(FormatRoundTrip, JavaMethodsCodeSourceIsOptionalAndKept) {
+  const std::string path = tempPath("code_source.ssr");
+  RecordingWriter w;
+  ASSERT_TRUE(w.open(path));
+  RecordingInfo info;
+  info.mode = "cpu";
+  w.writeInfo(info);
+  MethodRecord sort{1, w.internString("java.util.Arrays"), w.internString("sort"), w.internString("([I)V"), 0, {{0, 7}}};
+  sort.code_source = w.internString("java.base");
+  w.writeMethod(sort);
+  MethodRecord unnamed{2, w.internString("pkg.Main"), w.internString("run"), w.internString("()V"), 0, {}};
+  w.writeMethod(unnamed);
+  ASSERT_TRUE(w.finish(1));
+  RecordingReader reader(path);
+  Collector c;
+  reader.read(c);
+  ASSERT_EQ(c.methods.size(), 2u);
+  EXPECT_EQ(c.strings[c.methods[0].code_source], "java.base");
+  EXPECT_EQ(c.methods[0].native_module, 0u) << "a Java method, not a native address";
+  ASSERT_EQ(c.methods[0].lines.size(), 1u);
+  EXPECT_EQ(c.methods[0].lines[0].line, 7u);
+  EXPECT_EQ(c.methods[1].code_source, 0u);
+  std::remove(path.c_str());
+}
+
 }  // namespace
 }  // namespace stackscope::format
