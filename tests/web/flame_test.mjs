@@ -5,7 +5,7 @@
 //
 // Environment: STACKSCOPE_BIN, WORKLOADS_JAR, JAVA (the JVM to record), CHROMIUM (default
 // /usr/bin/chromium), WORK_DIR (a scratch directory).
-import { chromium } from "playwright-core";
+import { check, near, launchChromium, offlinePage, finish } from "./page_checks.mjs";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -16,14 +16,6 @@ const jar = process.env.WORKLOADS_JAR;
 const java = process.env.JAVA || "java";
 const work = mkdtempSync(join(process.env.WORK_DIR || tmpdir(), "flame-"));
 const pkg = "io.stackscope.workloads.ThreeWay";
-
-let passed = 0, failed = 0;
-function check(name, ok, detail) {
-  if (ok) passed++;
-  else failed++;
-  console.log(`${ok ? "ok  " : "FAIL"} ${name}${ok ? "" : ": " + detail}`);
-}
-const near = (a, b, tolerance) => Math.abs(a - b) <= tolerance;
 
 const recording = join(work, "threeway.ssr");
 const out = execFileSync(bin, ["record", "-e", "cpu", "-i", "5ms", "-o", recording, "--", java, "-cp", jar, pkg, "2000"],
@@ -37,12 +29,9 @@ const reportShare = (method) => {
 const page = join(work, "threeway.html");
 execFileSync(bin, ["flame", recording, "-o", page]);
 
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || "/usr/bin/chromium", args: ["--no-sandbox"] });
+const browser = await launchChromium();
 try {
-  const tab = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  const errors = [];
-  tab.on("pageerror", (error) => errors.push(String(error)));
-  await tab.route("**", (route) => route.request().url().startsWith("file:") ? route.continue() : route.abort());
+  const { tab, errors, refused } = await offlinePage(browser);
   await tab.goto("file://" + page);
   const graphWidth = await tab.$eval("#graph", (g) => g.clientWidth);
   // The frame of a method drawn widest: its share of the graph's width.
@@ -51,6 +40,7 @@ try {
       .then((w) => 100 * w / graphWidth);
 
   check("the page runs without script errors", errors.length === 0, errors.join("; "));
+  check("the page asks for nothing from the network", refused.length === 0, refused.join(" "));
   check("the event and metric menus list the recording's kind and its metrics",
         (await tab.$$eval("#kind option", (o) => o.map((x) => x.textContent))).join() === "cpu — CPU time samples" &&
         (await tab.$$eval("#metric option", (o) => o.map((x) => x.value))).length >= 2,
@@ -117,5 +107,4 @@ try {
   await browser.close();
   rmSync(work, { recursive: true, force: true });
 }
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed === 0 && passed > 0 ? 0 : 1);
+finish();
