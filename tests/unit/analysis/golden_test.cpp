@@ -1,6 +1,7 @@
 // Golden files: the exact output of `stackscope report` on the reference recording
-// (fixture.h), for every view, as text and as JSON, stored in tests/golden and compared byte
-// for byte. After an intended change of the output, regenerate them with
+// (fixture.h), for every view, as text and as JSON, and of the call graph, the summary, the
+// diff and every text export (pprof is binary: go tool pprof reads it in ExportsCli), stored in
+// tests/golden and compared byte for byte. After an intended change of the output, regenerate them with
 //
 //   STACKSCOPE_UPDATE_GOLDEN=1 ctest -R Golden     (or run analysis_tests with that variable)
 //
@@ -22,6 +23,7 @@ struct GoldenCase {
   const char* golden;               // file name in tests/golden
   const char* args;                 // after `report FILE`
   const char* file = "ref.ssr";     // ref.ssr (fixture.h), names.ssr (names_fixture.h) or kinds.ssr (kinds_fixture.h)
+  const char* command = "report";   // the subcommand, given FILE then args
 };
 
 // Names the case in test listings (gtest would otherwise print its bytes).
@@ -46,7 +48,7 @@ TEST_P(Golden, ReportMatches) {
   writeReferenceRecording(dir.file("ref.ssr"));
   writeNamesRecording(dir.file("names.ssr"));
   writeKindsRecording(dir.file("kinds.ssr"));
-  CliResult result = runCli(std::string("report ") + GetParam().file + " " + GetParam().args, dir.path());
+  CliResult result = runCli(std::string(GetParam().command) + " " + GetParam().file + " " + GetParam().args, dir.path());
   ASSERT_EQ(result.exit_code, 0) << result.err;
   result.out = withoutByteCounts(result.out);
   EXPECT_EQ(result.err, "");
@@ -91,7 +93,17 @@ INSTANTIATE_TEST_SUITE_P(Views, Golden,
                                            GoldenCase{"names-where-overload.txt", "--where 'path~app.Main.work(String) or method=app.Main.work(I)D' --from 10ms", "names.ssr"},
                                            GoldenCase{"kinds-threads-wall-time.txt", "--view threads --event wall --metric time", "kinds.ssr"},
                                            GoldenCase{"kinds-callers-wall-time.json", "--view 'methods[java.lang.Thread.sleep]/callers' --event wall --metric time --json", "kinds.ssr"},
-                                           GoldenCase{"kinds-users-cpu.txt", "--view users", "kinds.ssr"}),
+                                           GoldenCase{"kinds-users-cpu.txt", "--view users", "kinds.ssr"},
+                                           GoldenCase{"graph-methods.txt", "--view graph"},
+                                           GoldenCase{"graph-methods.json", "--view graph --json"},
+                                           GoldenCase{"summary.txt", "", "ref.ssr", "summary"},
+                                           GoldenCase{"summary-wall.json", "--event wall --metric time --json", "kinds.ssr", "summary"},
+                                           GoldenCase{"diff-snapshots.txt", "ref.ssr --base-snapshot init --snapshot work", "ref.ssr", "diff"},
+                                           GoldenCase{"diff-tree.json", "ref.ssr --base-snapshot init --snapshot work --view tree --json", "ref.ssr", "diff"},
+                                           GoldenCase{"export-collapsed.txt", "--format collapsed -o -", "ref.ssr", "export"},
+                                           GoldenCase{"export-speedscope.json", "--format speedscope -o -", "ref.ssr", "export"},
+                                           GoldenCase{"export-chrome.json", "--format chrome -o -", "kinds.ssr", "export"},
+                                           GoldenCase{"export-profilerj.xml", "--format profilerj-xml -o -", "ref.ssr", "export"}),
                          [](const auto& info) {
                            std::string name = info.param.golden;
                            for (char& c : name)
