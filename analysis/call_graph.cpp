@@ -6,7 +6,44 @@
 
 namespace stackscope::analysis {
 
-CallGraph callGraph(const StackProfile& profile, double prune_percent) {
+namespace {
+
+// The frames with events that pruning keeps: a total of at least `threshold`, and of those the
+// `max_nodes` largest (ties to the frame met first), when max_nodes is not 0.
+std::vector<uint8_t> keptFrames(const std::vector<uint64_t>& total, const std::vector<uint64_t>& samples,
+                                double threshold, size_t max_nodes) {
+  std::vector<uint32_t> candidates;
+  for (uint32_t frame = 0; frame < total.size(); ++frame)
+    if (samples[frame] > 0 && static_cast<double>(total[frame]) >= threshold) candidates.push_back(frame);
+  if (max_nodes > 0 && candidates.size() > max_nodes) {
+    std::stable_sort(candidates.begin(), candidates.end(), [&](uint32_t a, uint32_t b) { return total[a] > total[b]; });
+    candidates.resize(max_nodes);
+  }
+  std::vector<uint8_t> kept(total.size(), 0);
+  for (uint32_t frame : candidates) kept[frame] = 1;
+  return kept;
+}
+
+// Leaves out the edges below `threshold`, but not a callee's heaviest incoming edge.
+void pruneEdges(CallGraph& graph, double threshold) {
+  std::vector<int64_t> heaviest_into(graph.nodes.size(), -1);
+  for (size_t i = 0; i < graph.edges.size(); ++i) {
+    int64_t& best = heaviest_into[graph.edges[i].callee];
+    if (best < 0 || graph.edges[i].value > graph.edges[static_cast<size_t>(best)].value) best = static_cast<int64_t>(i);
+  }
+  std::vector<GraphEdge> kept;
+  for (size_t i = 0; i < graph.edges.size(); ++i) {
+    if (static_cast<double>(graph.edges[i].value) >= threshold || heaviest_into[graph.edges[i].callee] == static_cast<int64_t>(i))
+      kept.push_back(graph.edges[i]);
+    else
+      ++graph.pruned_edges;
+  }
+  graph.edges = std::move(kept);
+}
+
+}  // namespace
+
+CallGraph callGraph(const StackProfile& profile, double prune_percent, size_t max_nodes) {
   CallGraph graph;
   graph.frames = profile.frames;
   graph.totals = profile.totals;
@@ -24,10 +61,11 @@ CallGraph callGraph(const StackProfile& profile, double prune_percent) {
     for (uint32_t frame : stack.frames) seen[frame] = 0;
   }
   const double threshold = prune_percent / 100.0 * static_cast<double>(profile.totals.value);
+  const std::vector<uint8_t> kept = keptFrames(total, samples, threshold, max_nodes);
   std::vector<int64_t> node_of(profile.frames.size(), -1);
   for (uint32_t frame = 0; frame < profile.frames.size(); ++frame) {
     if (samples[frame] == 0) continue;
-    if (prune_percent > 0 && static_cast<double>(total[frame]) < threshold) {
+    if (!kept[frame]) {
       ++graph.pruned_nodes;
       continue;
     }
@@ -60,6 +98,7 @@ CallGraph callGraph(const StackProfile& profile, double prune_percent) {
     }
   }
   for (auto& [key, edge] : edges) graph.edges.push_back(edge);
+  if (prune_percent > 0) pruneEdges(graph, threshold);
 
   // Sorted for people: nodes by total, edges by value; node indexes in edges follow the sort.
   std::vector<uint32_t> order(graph.nodes.size());

@@ -8,6 +8,10 @@
 // a stack's pruned frames are left out of it, so a kept frame hangs from its nearest kept
 // caller (an edge that stands for the calls in between) and a pruned top frame's self value
 // goes to the nearest kept frame below it: the graph stays connected and its totals true.
+// Edges below that share go too, except each kept method's heaviest call into it, so every
+// kept method keeps a caller. `max_nodes` (0 = no limit) then keeps only the hottest methods
+// by total, the same way: a picture of hundreds of methods and thousands of calls is one that
+// neither Graphviz's dot lays out in reasonable time nor anyone reads.
 #pragma once
 
 #include <cstdint>
@@ -36,9 +40,10 @@ struct CallGraph {
   std::vector<GraphNode> nodes;   // by total, largest first
   std::vector<GraphEdge> edges;   // by value, largest first
   ViewTotals totals;
-  uint64_t pruned_nodes = 0;      // left out by prune_percent
+  uint64_t pruned_nodes = 0;      // left out by prune_percent or max_nodes
+  uint64_t pruned_edges = 0;      // left out by prune_percent
 };
 
-CallGraph callGraph(const StackProfile& profile, double prune_percent = 0);
+CallGraph callGraph(const StackProfile& profile, double prune_percent = 0, size_t max_nodes = 0);
 
 }  // namespace stackscope::analysis

@@ -23,6 +23,7 @@ struct GraphArgs {
   SelectionArgs selection;
   std::string output;
   std::string prune = "1%";
+  size_t max_nodes = 80;
   StackArgs stacks;
 };
 
@@ -60,9 +61,12 @@ int runGraph(const GraphArgs& args) {
   if (!svg && !args.output.ends_with(".dot")) throw UserError("-o '" + args.output + "': name a .svg or a .dot file");
   const std::unique_ptr<SelectedEvents> selected = selectEvents(args.selection);
   for (const std::string& note : selected->notes) std::cerr << "stackscope: note: " << note << "\n";
-  const analysis::CallGraph graph = analysis::callGraph(stackProfileOf(*selected, selected->scope, args.stacks), prune);
-  const std::string title = args.selection.file + ": " + analysis::eventKindName(selected->scope.kind) + " " +
-                            selected->scope.metric->name + ", methods of at least " + args.prune + " shown";
+  const analysis::CallGraph graph = analysis::callGraph(stackProfileOf(*selected, selected->scope, args.stacks), prune, args.max_nodes);
+  std::string title = args.selection.file + ": " + analysis::eventKindName(selected->scope.kind) + " " +
+                      selected->scope.metric->name + ", methods and calls of at least " + args.prune;
+  if (args.max_nodes > 0 && graph.nodes.size() == args.max_nodes && graph.pruned_nodes > 0)
+    title += ", the " + std::to_string(args.max_nodes) + " hottest methods";
+  title += " shown";
   const std::string dot_file = svg ? args.output + ".dot.tmp" : args.output;
   writeOutput(dot_file, [&](std::ostream& out) {
     exporting::writeGraphDot(out, graph, title, analysis::unitName(selected->scope.metric->unit));
@@ -85,12 +89,14 @@ Command addGraphCommand(CLI::App& parent) {
   cmd->footer(
       "Nodes are methods with their self and total share, shaded by total; edges are calls with their\n"
       "cumulative value, share, count and rc (the recursive part), each event counted once however\n"
-      "deep the recursion. --prune leaves out methods below that share; a kept method then hangs from\n"
-      "its nearest kept caller, so the graph stays connected and its totals true. A .svg output is\n"
+      "deep the recursion. --prune leaves out methods and calls below that share (but not a kept\n"
+      "method's heaviest caller); a kept method then hangs from its nearest kept caller, so the graph\n"
+      "stays connected and its totals true. --max-nodes keeps only the hottest methods. A .svg output is\n"
       "drawn by Graphviz's dot (apt-get install graphviz); a .dot output is the graph to draw yourself.");
   addSelectionOptions(*cmd, args->selection);
   cmd->add_option("-o,--output", args->output, "graph.svg or graph.dot")->required();
-  cmd->add_option("--prune", args->prune, "Leave out methods below this share of the total (default 1%)");
+  cmd->add_option("--prune", args->prune, "Leave out methods and calls below this share of the total (default 1%)");
+  cmd->add_option("--max-nodes", args->max_nodes, "Draw at most this many methods, the hottest by total; 0 = no limit (default 80)");
   addStackOptions(*cmd, args->stacks);
   return {cmd, [args] { return runGraph(*args); }};
 }

@@ -89,6 +89,7 @@ Json graphJson(const analysis::Recording& recording, const CallGraph& graph, con
                      {"recursive", edge.recursive}});
   }
   json["pruned_methods"] = graph.pruned_nodes;
+  json["pruned_calls"] = graph.pruned_edges;
   json["nodes"] = std::move(nodes);
   json["edges"] = std::move(edges);
   return json;

@@ -30,6 +30,12 @@ class GraphCli : public ::testing::Test {
 
 const std::string kMain = "app.Main.main", kA = "app.Work.a", kB = "app.Work.b", kRun = "app.Worker.run";
 
+size_t count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
 TEST_F(GraphCli, RecursionIsCountedOncePerSample) {
   // 14 samples. a is on SA (3), SB (2), SR (2, twice on the stack) and SW (3): 10, not 12.
   const nlohmann::json g = graph("");
@@ -58,6 +64,24 @@ TEST_F(GraphCli, PruningKeepsTheTotalsAndTheGraphConnected) {
   EXPECT_NE(dot.find("app.Worker.run\\nself 28.57%  total 50.00%"), std::string::npos) << dot;  // sleep's 4
   EXPECT_EQ(dot.find("app.Util$Inner.leaf"), std::string::npos) << dot;
   EXPECT_EQ(dot.find("Thread.sleep"), std::string::npos) << dot;
+  // Of the calls left, main -> a (7) stays; run -> a (3) and a -> a (2, b left out) go: below
+  // 4.2, and not a's heaviest caller.
+  EXPECT_EQ(count(dot, " -> "), 1u) << dot;
+}
+
+TEST_F(GraphCli, MaxNodesKeepsTheHottestMethods) {
+  // The 3 hottest by total: a (10), main (7), run (7); then sleep (4), leaf (3) and b (2) go,
+  // as with --prune 30%. Without pruning by share, run -> a (3) stays, and so does a -> a (2):
+  // main > a > b > a > b with b left out.
+  const CliResult r = runCli("graph ref.ssr -o ref.dot --prune 0 --max-nodes 3", dir_.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string dot = readFile(dir_.file("ref.dot"));
+  EXPECT_NE(dot.find("app.Work.a\\nself 71.43%  total 71.43%"), std::string::npos) << dot;
+  EXPECT_NE(dot.find("app.Worker.run\\nself 28.57%  total 50.00%"), std::string::npos) << dot;
+  EXPECT_EQ(dot.find("Thread.sleep"), std::string::npos) << dot;
+  EXPECT_EQ(count(dot, " -> "), 3u) << dot;
+  EXPECT_NE(dot.find("n0 -> n0"), std::string::npos) << dot;
+  EXPECT_NE(dot.find("the 3 hottest methods"), std::string::npos) << dot;
 }
 
 TEST_F(GraphCli, DotDrawsTheGraph) {
