@@ -1,5 +1,6 @@
 #include "agent/exception_trace.h"
 
+#include <atomic>
 #include <cstring>
 
 #include "agent/clocks.h"
@@ -9,6 +10,18 @@
 #include "agent/throwable_hook.h"
 
 namespace stackscope::agent {
+
+namespace {
+std::atomic<uint64_t> g_generations{0};  // ExceptionTrace::generation_'s source
+}  // namespace
+
+ExceptionTrace::ExceptionTrace(jvmtiEnv* jvmti, int64_t start_ns, bool created, AgentThreadTest is_agent_thread)
+    : jvmti_(jvmti),
+      start_ns_(start_ns),
+      created_(created),
+      is_agent_thread_(is_agent_thread),
+      generation_(++g_generations),
+      queue_(kMaxQueued) {}
 
 bool ExceptionTrace::start(JNIEnv* jni, ThrownException& event) {
   const ThreadSlot* slot = currentThreadSlot();
@@ -53,18 +66,32 @@ void ExceptionTrace::onCreated(JNIEnv* jni, jobject throwable) {
 }
 
 namespace {
-// The calling thread's last exception class and its interned name (ExceptionTrace::classNameOf).
-// The weak reference of a thread that ends is not deleted: one small JNI handle per thread
-// that ever created an exception, and it does not keep the class from unloading.
-thread_local jweak t_last_class = nullptr;
-thread_local const std::string* t_last_name = nullptr;
+// The calling thread's last few exception classes and their interned names
+// (ExceptionTrace::classNameOf): code that throws two or three classes in turn (a parser's
+// checked and unchecked failures) finds each without a JVMTI call, a string conversion and the
+// names' lock. The weak references of a thread that ends are not deleted: a few small JNI
+// handles per thread that ever created an exception, and they do not keep a class from
+// unloading. A name belongs to one trace's set, which goes with its session: an entry counts
+// only for the trace of its generation (a later session's trace may sit at the same address).
+struct KnownClass {
+  jweak klass = nullptr;
+  const std::string* name = nullptr;
+  uint64_t generation = 0;
+};
+constexpr size_t kKnownClasses = 4;
+thread_local KnownClass t_known[kKnownClasses];
+thread_local size_t t_next_known = 0;  // the entry a new class replaces, round robin
 }  // namespace
 
 const std::string* ExceptionTrace::classNameOf(JNIEnv* jni, jobject object) {
   jclass klass = jni->GetObjectClass(object);
-  if (t_last_class && klass && jni->IsSameObject(klass, t_last_class)) {
-    jni->DeleteLocalRef(klass);
-    return t_last_name;
+  if (klass) {
+    for (const KnownClass& known : t_known) {
+      if (known.generation == generation_ && known.klass && jni->IsSameObject(klass, known.klass)) {
+        jni->DeleteLocalRef(klass);
+        return known.name;
+      }
+    }
   }
   std::string name = javaClassName(jvmti_, klass);
   const std::string* interned = nullptr;
@@ -73,9 +100,10 @@ const std::string* ExceptionTrace::classNameOf(JNIEnv* jni, jobject object) {
     interned = &*names_.insert(std::move(name)).first;
   }
   if (klass) {
-    if (t_last_class) jni->DeleteWeakGlobalRef(t_last_class);
-    t_last_class = jni->NewWeakGlobalRef(klass);
-    t_last_name = interned;
+    KnownClass& slot = t_known[t_next_known];
+    t_next_known = (t_next_known + 1) % kKnownClasses;
+    if (slot.klass) jni->DeleteWeakGlobalRef(slot.klass);
+    slot = {jni->NewWeakGlobalRef(klass), interned, generation_};
     jni->DeleteLocalRef(klass);
   }
   return interned;

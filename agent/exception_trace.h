@@ -60,8 +60,7 @@ class ExceptionTrace {
   using AgentThreadTest = bool (*)(JNIEnv* jni, jthread thread);
 
   // `created`: the source is exception creation (else throws).
-  ExceptionTrace(jvmtiEnv* jvmti, int64_t start_ns, bool created, AgentThreadTest is_agent_thread)
-      : jvmti_(jvmti), start_ns_(start_ns), created_(created), is_agent_thread_(is_agent_thread), queue_(kMaxQueued) {}
+  ExceptionTrace(jvmtiEnv* jvmti, int64_t start_ns, bool created, AgentThreadTest is_agent_thread);
 
   // The JVMTI Exception event (thrown mode). `catch_method` is null when no Java frame
   // catches it.
@@ -86,15 +85,16 @@ class ExceptionTrace {
   // The event's common part on the calling thread; false for threads the trace leaves out.
   bool start(JNIEnv* jni, ThrownException& event);
   bool isConstructionMethod(JNIEnv* jni, const void* method);
-  // The class name of `object`, interned. Each thread remembers its last class (a weak
-  // reference): a program that creates exceptions of one class over and over pays two JNI
-  // calls, not GetClassSignature and a string each time.
+  // The class name of `object`, interned. Each thread remembers its last few classes (weak
+  // references): a program that creates exceptions of a few classes over and over pays a few
+  // JNI calls, not GetClassSignature and a string each time.
   const std::string* classNameOf(JNIEnv* jni, jobject object);
 
   jvmtiEnv* const jvmti_;
   const int64_t start_ns_;
   const bool created_;
   const AgentThreadTest is_agent_thread_;
+  const uint64_t generation_;  // tells this trace's cached class names from earlier sessions'
   BoundedQueue<ThrownException> queue_;
   std::mutex names_mutex_;  // only around the set's operations
   std::unordered_set<std::string> names_;  // the interned class names; nodes never move
