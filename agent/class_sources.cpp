@@ -18,7 +18,7 @@ bool threw(JNIEnv* jni) {
 
 jmethodID methodOf(JNIEnv* jni, const char* class_name, const char* name, const char* signature) {
   jclass klass = jni->FindClass(class_name);
-  if (!klass || threw(jni)) return nullptr;
+  if (threw(jni) || !klass) return nullptr;
   jmethodID method = jni->GetMethodID(klass, name, signature);
   if (threw(jni)) method = nullptr;
   jni->DeleteLocalRef(klass);
@@ -62,12 +62,15 @@ const std::string& ClassSources::sourceOf(JNIEnv* jni, jclass klass, const std::
 }
 
 std::string ClassSources::ask(JNIEnv* jni, jclass klass) {
+  // Every call's exception is checked before its result is used: checked JNI (-Xcheck:jni)
+  // reports any JNI call made with one pending.
   jobject module = jni->GetModule(klass);
   if (threw(jni)) return "";
   if (module) {
-    std::string name = utf8Of(jni, jni->CallObjectMethod(module, module_name_));
+    jobject name = jni->CallObjectMethod(module, module_name_);
     if (threw(jni)) return "";
-    if (!name.empty()) return name;  // a named module: the JDK's, or a modular application's
+    std::string named = utf8Of(jni, name);
+    if (!named.empty()) return named;  // a named module: the JDK's, or a modular application's
   }
   jobject domain = jni->CallObjectMethod(klass, protection_domain_);
   if (threw(jni) || !domain) return "";
@@ -75,8 +78,8 @@ std::string ClassSources::ask(JNIEnv* jni, jclass klass) {
   if (threw(jni) || !source) return "";
   jobject location = jni->CallObjectMethod(source, location_);
   if (threw(jni) || !location) return "";
-  std::string path = utf8Of(jni, jni->CallObjectMethod(location, url_path_));
-  return threw(jni) ? "" : path;
+  jobject path = jni->CallObjectMethod(location, url_path_);
+  return threw(jni) ? "" : utf8Of(jni, path);
 }
 
 }  // namespace stackscope::agent
