@@ -16,7 +16,6 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
-#include <ctime>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -48,15 +47,6 @@ pid_t parsePid(const std::string& text) {
   if (text.empty() || *end != '\0' || errno != 0 || pid <= 0 || pid > 0x3fffffff)
     throw UserError("'" + text + "' is not a process id");
   return static_cast<pid_t>(pid);
-}
-
-std::string defaultOutput(pid_t pid) {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  localtime_r(&now, &tm);
-  char stamp[32];
-  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-  return "stackscope-" + std::to_string(pid) + "-" + stamp + ".ssr";
 }
 
 // The attach library's errors are the user's to fix (wrong pid, another user's JVM, attach
@@ -119,7 +109,7 @@ int runAttach(const AttachArgs& args) {
   const int64_t duration_ns = parseDurationOption(args.duration, "--duration");
   const int timeout_ms = static_cast<int>(std::min<int64_t>(parseDurationOption(args.timeout, "--timeout") / 1'000'000,
                                                             600'000));
-  const std::string shown = args.output.empty() ? defaultOutput(pid) : args.output;
+  const std::string shown = args.output.empty() ? defaultRecordingName(pid) : args.output;
   const fs::path output = fs::absolute(shown).lexically_normal();
   checkOptionValue(output.string(), "the output path");
   const std::string options = agentOptions(args.agent, output, "");

@@ -14,10 +14,11 @@ namespace stackscope::cli {
 // The command words the prompt completes, in the order `help` lists them.
 const std::vector<std::string>& controlCommandNames();
 
-// Runs one command given as words ("mark", "phase-1", "--begin"). Returns the exit code: 0
-// done, 1 the user's mistake or the agent's refusal (one line on stderr), 2 a broken
-// connection or reply. Throws nothing.
-int runControlCommand(protocol::Client& client, const std::vector<std::string>& words, bool json, std::ostream& out);
+// Runs one command given as words ("mark", "phase-1", "--begin"). `pid`: the agent's (hello),
+// for start's default file name. Returns the exit code: 0 done, 1 the user's mistake or the
+// agent's refusal (one line on stderr), 2 a broken connection or reply. Throws nothing.
+int runControlCommand(protocol::Client& client, const std::vector<std::string>& words, bool json, long pid,
+                      std::ostream& out);
 
 // Splits a prompt line into words at blanks; single or double quotes keep blanks in a word.
 std::vector<std::string> splitWords(const std::string& line);
