@@ -162,6 +162,9 @@ bool AgentControl::detach(JNIEnv* jni, int requester_fd) {
   // runs on a thread of its own, attached to the JVM only while it works. The requester's
   // connection closes after that thread left the JVM too: a client that sees it close finds
   // no agent thread left.
+  // The recording ends first, here: the thread's attach to the JVM then registers no thread
+  // in it, and streaming clients get its end.
+  stopSession(jni);
   auto* job = new DetachJob{vm_, requester_fd};
   pthread_t thread;
   if (pthread_create(&thread, nullptr, runDetach, job) == 0) {
@@ -170,8 +173,7 @@ bool AgentControl::detach(JNIEnv* jni, int requester_fd) {
   }
   delete job;
   close(requester_fd);
-  stopSession(jni);  // as far as this thread can go: the recording finished
-  return false;
+  return false;  // as far as this thread can go: the recording finished
 }
 
 uint64_t AgentControl::currentRecording() {

@@ -528,6 +528,9 @@ ControlResult stopSession(JNIEnv* jni) {
 }
 
 ControlResult detachAgent(JNIEnv* jni) {
+  // Two detaches (a control one and an attach's load) must not stop the server together.
+  static std::mutex detaching;
+  std::lock_guard<std::mutex> one_at_a_time(detaching);
   {
     std::lock_guard<std::mutex> lock(g_control);
     if (!g_process.jvmti) return failure("stackscope: the agent is not loaded");

@@ -136,9 +136,11 @@ bool isAgentThread(JNIEnv* jni, jthread thread);
 extern Session* g_session;
 
 // Agent_OnLoad: the process's JVMTI environment, the capabilities `options` need (some are
-// granted only now) and the session that VMInit begins. The error line when it fails.
+// granted only now) and the session that VMInit begins (none with control= alone: VMInit
+// then only starts the control server). The error line when it fails.
 ControlResult loadAtStartup(JavaVM* vm, const Options& options, const std::string& text);
-// Agent_OnAttach: the environment if this is the agent's first attach, then startSession.
+// Agent_OnAttach: the environment if this is the agent's first attach; with control= the
+// control server (alone, nothing more); otherwise startSession.
 ControlResult attachAndStart(JavaVM* vm, JNIEnv* jni, const std::string& text);
 
 // For the control server's handler (agent_control.h): runs `use` on the current session
