@@ -93,11 +93,9 @@ Command addConnectCommand(CLI::App& parent) {
       "Control a running agent (started with control=...): status, start, stop, mark, dump, stream, filter, detach.\n"
       "stackscope connect TARGET [--json] [--token T] [COMMAND ARGS...]: with a command, runs it once; without, "
       "an interactive prompt");
-  cmd->add_option("target", args->target, "The JVM's PID, or the control server's HOST:PORT or unix:PATH")->required();
+  addControlTargetArgs(cmd, args->target, args->token);
   // The command and its arguments are whatever follows that is not connect's own option.
   cmd->allow_extras();
-  cmd->add_option("--token", args->token,
-                  "The agent's token (default: from its control file in /tmp, readable by the JVM's user)");
   cmd->add_flag("--json", args->json, "Print each reply as one JSON object");
   cmd->footer(
       "commands: status | start [-e E -i I -o FILE ...] | start AGENT_OPTIONS | stop | mark NAME [--begin|--end] |\n"

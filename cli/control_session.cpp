@@ -108,6 +108,12 @@ int stream(protocol::Client& client, const std::string& path, int64_t duration_n
 
 }  // namespace
 
+void addControlTargetArgs(CLI::App* cmd, std::string& target, std::string& token) {
+  cmd->add_option("target", target, "The JVM's PID, or the control server's HOST:PORT or unix:PATH")->required();
+  cmd->add_option("--token", token,
+                  "The agent's token (default: from its control file in /tmp, readable by the JVM's user)");
+}
+
 const std::vector<std::string>& controlCommandNames() {
   static const std::vector<std::string> names = {"status", "start", "stop",   "mark", "dump",
                                                  "stream", "filter", "detach", "help", "quit"};

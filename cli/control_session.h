@@ -3,6 +3,7 @@
 // runControlCommand, which prints the outcome (text, or the reply as JSON with --json).
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -10,6 +11,10 @@
 #include "protocol/client.h"
 
 namespace stackscope::cli {
+
+// The TARGET argument (PID, HOST:PORT or unix:PATH) and --token of the commands that talk
+// to an agent's control server (connect, top).
+void addControlTargetArgs(CLI::App* cmd, std::string& target, std::string& token);
 
 // The command words the prompt completes, in the order `help` lists them.
 const std::vector<std::string>& controlCommandNames();

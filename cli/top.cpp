@@ -21,6 +21,7 @@
 #include "analysis/method_stats.h"
 #include "analysis/status_summary.h"
 #include "cli/command.h"
+#include "cli/control_session.h"
 #include "cli/interrupt.h"
 #include "export/json_report.h"
 #include "export/text_report.h"
@@ -206,13 +207,11 @@ int runTop(const TopArgs& args) {
 Command addTopCommand(CLI::App& parent) {
   auto args = std::make_shared<TopArgs>();
   CLI::App* cmd = parent.add_subcommand("top", "Live view of a running agent: hottest methods, rates, losses, GC, heap");
-  cmd->add_option("target", args->target, "The JVM's PID, or the control server's HOST:PORT or unix:PATH")->required();
+  addControlTargetArgs(cmd, args->target, args->token);
   cmd->add_option("--interval", args->interval, "Time between refreshes (default 1s)");
   cmd->add_option("--window", args->window, "The hottest methods of this last stretch of the recording (default 10s)");
   cmd->add_option("--top", args->top, "Methods shown (default 10)");
   cmd->add_option("--iterations", args->iterations, "Refreshes before it exits (default 0: until Ctrl-C or the end)");
-  cmd->add_option("--token", args->token,
-                  "The agent's token (default: from its control file in /tmp, readable by the JVM's user)");
   cmd->add_flag("--json", args->json, "One JSON object per refresh, one per line");
   cmd->footer(
       "The agent must run with a control server (control=..., or a JVM stackscope attach is driving) and a\n"
