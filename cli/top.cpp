@@ -133,7 +133,8 @@ Json refresh(StreamFile& stream, const Json& status, int64_t window_ns, size_t t
 
 void printText(const Json& view, std::ostream& out) {
   auto mb = [&](const char* key) { return view.value(key, int64_t{0}) / (1024 * 1024); };
-  out << "\x1b[H\x1b[2J";  // home and clear: a refreshing view
+  if (isatty(STDOUT_FILENO)) out << "\x1b[H\x1b[2J";  // home and clear: a refreshing view
+  else out << '\n';
   out << "stackscope top: last " << view.value("window_ns", int64_t{0}) / 1'000'000'000 << " s ("
       << view.value("covered_ns", int64_t{0}) / 1'000'000 << " ms in the stream), "
       << static_cast<int64_t>(view.value("samples_per_second", 0.0)) << " samples/s, "
