@@ -1,11 +1,12 @@
 // Sessions driven over the control server (docs/protocol.md), on real JVMs over real sockets
 // on 127.0.0.1: a recording started over control in a JVM whose agent records nothing yet
 // shows the workload's known split; a filter changed at run time changes which threads'
-// samples the recording holds; `stackscope top` names the hottest methods of a running
+// samples (annotations) and which objects (the alloc trace's classes) the recording holds; `stackscope top` names the hottest methods of a running
 // recording; `stackscope attach` drives an agent whose server already listens.
 #include <signal.h>
 
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <thread>
 
@@ -152,6 +153,45 @@ TEST_F(ControlSessions, AFilterChangedAtRunTimeChangesWhichThreadsAreSampled) {
   json both = report(path, {"--snapshot", "both", "--view", "users"});
   EXPECT_GT(groupSamples(both, "users", "u1"), 10) << both.dump(1);
   EXPECT_GT(groupSamples(both, "users", "u2"), 10) << both.dump(1);
+}
+
+// The sampled allocations of one class in a classes view of the alloc events, 0 when absent.
+double samplesOf(const json& view, const std::string& cls) {
+  const json* row = find(view, "classes", "value", cls);
+  return row ? row->at("samples").get<double>() : 0.0;
+}
+
+TEST_F(ControlSessions, AClassesFilterChangedAtRunTimeChangesWhichObjectsAreSampled) {
+  // byte[] and Pair in equal bytes all along; the alloc trace keeps only byte[] for a while.
+  const std::string path = file("allocs.ssr");
+  const std::string stop = file("stop");
+  Child jvm(javaCommand("AllocatingUntil", {stop},
+                        {"-agentpath:" + agentPath() + "=event=alloc,alloc=64k,control=0,file=" + path}));
+  ASSERT_TRUE(jvm.waitForStdout("allocating", kWait));
+  connect(jvm.pid());
+  connectCommand(jvm.pid(), {"filter", "--classes", "byte[]"});
+  // Sampled by bytes allocated, hundreds of samples per second of the loop even on a busy
+  // machine: a second holds plenty.
+  for (const char* name : {"buffers", "both"}) {
+    EXPECT_TRUE(request({{"cmd", "mark"}, {"name", name}, {"kind", "begin"}}).value("ok", false));
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    EXPECT_TRUE(request({{"cmd", "mark"}, {"name", name}, {"kind", "end"}}).value("ok", false));
+    if (std::string(name) == "buffers") connectCommand(jvm.pid(), {"filter", "--classes", ""});
+  }
+  EXPECT_TRUE(request({{"cmd", "stop"}}).value("ok", false));
+  std::ofstream(stop) << "stop\n";
+
+  // No Pair while only byte[] was wanted (2 % of the stretch: an allocation timed just before
+  // the end marker but checked after the filter was cleared); equal bytes, and so about as
+  // many samples of each, once cleared.
+  const std::string pair = kWorkloads + "Allocations$Pair";
+  const json buffers = report(path, {"--snapshot", "buffers", "--event", "alloc", "--view", "classes"});
+  EXPECT_GE(samplesOf(buffers, "byte[]"), 20) << buffers.dump(1);
+  EXPECT_LE(samplesOf(buffers, pair), 0.02 * samplesOf(buffers, "byte[]")) << buffers.dump(1);
+  const json both = report(path, {"--snapshot", "both", "--event", "alloc", "--view", "classes"});
+  const double both_buffers = samplesOf(both, "byte[]");
+  EXPECT_GE(both_buffers, 20) << both.dump(1);
+  EXPECT_NEAR(samplesOf(both, pair) / both_buffers, 1.0, 0.5) << both.dump(1);
 }
 
 TEST_F(ControlSessions, TopJsonNamesTheHottestMethods) {
