@@ -8,10 +8,11 @@
 // VMDeath.
 //
 // Agent_OnAttach (stackscope attach, or any tool that sends HotSpot's `load` command): the
-// agent in a running JVM. HotSpot calls it again for each load of the same library, so its
-// option string is also the channel of the attach front-end's commands: "stop" (finish the
-// recording), "detach" (stop and unload the agent's work, session_control.h), anything else
-// starts a session with those options. The return code reaches the front-end in the load
+// agent in a running JVM. HotSpot calls it again for each load of the same library. Options
+// with control= open the control server (control_glue.h), the channel `stackscope attach`
+// drives the agent through; control= alone starts nothing. Any other options start a session
+// with them; "stop" (finish the recording) and "detach" (stop and unload the agent's work,
+// session_control.h) remain for tools that only speak the load command. The return code reaches the front-end in the load
 // command's reply (attach_codes.h), the reason's line on the JVM's stderr.
 //
 // The library is linked with -z nodelete: HotSpot dlclose's an agent whose Agent_OnAttach

@@ -1,6 +1,7 @@
 #include "agent/agent_control.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -9,6 +10,9 @@
 
 #include "agent/clocks.h"
 #include "agent/java_api.h"
+#include "agent/session.h"
+#include "agent/session_control.h"
+#include "agent/session_filter.h"
 
 namespace stackscope::agent {
 
@@ -16,9 +20,7 @@ namespace {
 
 // How long a command waits for the writer thread (it holds its lock for one drain cycle).
 constexpr int64_t kWriterWaitNs = 5'000'000'000;
-constexpr const char* kNeedsLifeCycle =
-    "this agent records from JVM start until stop, detach or exit; starting recordings and "
-    "changing filters at any time is not available yet";
+constexpr const char* kNotRecording = "not recording";
 
 // Resident memory of the whole process (the JVM's and the agent's), from /proc/self/statm.
 int64_t processResidentBytes() {
@@ -31,6 +33,37 @@ int64_t processResidentBytes() {
   return resident < 0 ? -1 : resident * sysconf(_SC_PAGESIZE);
 }
 
+// The session's figures for status (docs/protocol.md).
+void describeSession(const Session& session, protocol::Json& out) {
+  protocol::Json traces = protocol::Json::object();
+  traces["events"] = eventList(session.options);
+  if (session.options.mode != SampleMode::None) traces["interval_ns"] = session.options.interval_ns;
+  traces["options"] = session.options_text;
+  out["settings"] = traces;
+  out["file"] = session.file_path;
+  out["samples"] = session.writer_thread.samplesWritten();
+  out["bytes_written"] = session.writer_thread.committedBytes();
+  protocol::Json lost = protocol::Json::object();
+  uint64_t lost_total = 0;
+  for (int reason = 1; reason <= format::kLostReasonMax; ++reason) {
+    const uint64_t count = session.lost.get(static_cast<format::LostReason>(reason));
+    if (count == 0) continue;
+    lost[format::lostReasonName(static_cast<format::LostReason>(reason))] = count;
+    lost_total += count;
+  }
+  out["lost"] = lost_total;
+  out["lost_by_reason"] = lost;
+  out["uptime_ns"] = monotonicNs() - session.start_ns;
+}
+
+ControlOutcome outcomeOf(const ControlResult& result, std::string done) {
+  if (result.ok) return ControlOutcome::done(std::move(done));
+  std::string message = result.error;
+  if (message.starts_with("stackscope: ")) message.erase(0, 12);  // a reply is not a stderr line
+  const bool state = result.code == kAttachAlreadyRecording || result.code == kAttachNotRecording;
+  return ControlOutcome::refused(state ? protocol::error::kUnavailable : protocol::error::kBadArgument, message);
+}
+
 }  // namespace
 
 AgentControl::~AgentControl() {
@@ -39,84 +72,145 @@ AgentControl::~AgentControl() {
 
 void AgentControl::describe(protocol::Json& out) {
   out["pid"] = getpid();
-  out["jvm"] = context_.jvm;
+  out["jvm"] = jvm_;
 #ifdef STACKSCOPE_VERSION
   out["agent"] = STACKSCOPE_VERSION;
 #endif
 }
 
 void AgentControl::status(JNIEnv*, protocol::Json& out) {
-  const bool running = context_.recording();
-  out["recording"] = running;
-  protocol::Json traces = protocol::Json::object();
-  const Options& options = *context_.options;
-  traces["events"] = eventList(options);
-  if (options.mode != SampleMode::None) traces["interval_ns"] = options.interval_ns;
-  traces["options"] = context_.options_text;
-  out["settings"] = traces;
-  out["file"] = context_.file;
-  out["samples"] = context_.writer_thread->samplesWritten();
-  out["bytes_written"] = context_.writer_thread->committedBytes();
-  protocol::Json lost = protocol::Json::object();
-  uint64_t lost_total = 0;
-  for (int reason = 1; reason <= format::kLostReasonMax; ++reason) {
-    const uint64_t count = context_.lost->get(static_cast<format::LostReason>(reason));
-    if (count == 0) continue;
-    lost[format::lostReasonName(static_cast<format::LostReason>(reason))] = count;
-    lost_total += count;
-  }
-  out["lost"] = lost_total;
-  out["lost_by_reason"] = lost;
-  out["uptime_ns"] = monotonicNs() - context_.start_ns;
+  out["recording"] = false;
+  withCurrentSession([&](Session* session) {
+    if (!session) return;
+    out["recording"] = session->recording;
+    describeSession(*session, out);
+  });
   out["process_rss_bytes"] = processResidentBytes();
 }
 
-ControlOutcome AgentControl::start(JNIEnv*, const std::string&) {
-  return ControlOutcome::refused(protocol::error::kUnavailable, kNeedsLifeCycle);
-}
-
-ControlOutcome AgentControl::setFilter(JNIEnv*, const std::string&) {
-  return ControlOutcome::refused(protocol::error::kUnavailable, kNeedsLifeCycle);
+ControlOutcome AgentControl::start(JNIEnv* jni, const std::string& options) {
+  const ControlResult started = startSession(jni, options);
+  std::string file;
+  if (started.ok) withCurrentSession([&](Session* session) { file = session ? session->file_path : ""; });
+  return outcomeOf(started, "recording into " + file);
 }
 
 ControlOutcome AgentControl::stop(JNIEnv* jni) {
-  if (!context_.stop_recording(jni)) return ControlOutcome::refused(protocol::error::kUnavailable, "not recording");
-  return ControlOutcome::done("recording stopped; " + context_.file + " is complete");
+  std::string file;
+  withCurrentSession([&](Session* session) { file = session ? session->file_path : ""; });
+  return outcomeOf(stopSession(jni), "recording stopped; " + file + " is complete");
 }
 
 ControlOutcome AgentControl::mark(const std::string& name, format::MarkerKind kind) {
-  if (!context_.recording() || !queueMarker(name, kind, 0)) {
-    return ControlOutcome::refused(protocol::error::kUnavailable, "not recording");
-  }
-  return ControlOutcome::done();
+  bool queued = false;
+  withCurrentSession([&](Session* session) { queued = session && session->recording && queueMarker(name, kind, 0); });
+  return queued ? ControlOutcome::done() : ControlOutcome::refused(protocol::error::kUnavailable, kNotRecording);
 }
 
 ControlOutcome AgentControl::dump(JNIEnv* jni, const std::string& path) {
-  if (!context_.recording()) return ControlOutcome::refused(protocol::error::kUnavailable, "not recording");
-  std::string error;
-  const bool ok = path.empty() ? context_.writer_thread->flushNow(jni, kWriterWaitNs, error)
-                               : context_.writer_thread->dumpTo(jni, path, kWriterWaitNs, error);
-  if (!ok) return ControlOutcome::refused(protocol::error::kFailed, error);
-  return ControlOutcome::done(path.empty() ? "flushed " + context_.file : "wrote the recording so far to " + path);
+  ControlOutcome outcome = ControlOutcome::refused(protocol::error::kUnavailable, kNotRecording);
+  // The writer answers within kWriterWaitNs: a start or stop waits that long at most.
+  withCurrentSession([&](Session* session) {
+    if (!session || !session->recording) return;
+    std::string error;
+    const bool ok = path.empty() ? session->writer_thread.flushNow(jni, kWriterWaitNs, error)
+                                 : session->writer_thread.dumpTo(jni, path, kWriterWaitNs, error);
+    outcome = !ok ? ControlOutcome::refused(protocol::error::kFailed, error)
+                  : ControlOutcome::done(path.empty() ? "flushed " + session->file_path
+                                                      : "wrote the recording so far to " + path);
+  });
+  return outcome;
 }
 
-void AgentControl::detach(JNIEnv* jni) { context_.stop_recording(jni); }
+ControlOutcome AgentControl::setFilter(JNIEnv*, const FilterChange& change) {
+  ControlOutcome outcome = ControlOutcome::refused(protocol::error::kUnavailable, kNotRecording);
+  withCurrentSession([&](Session* session) {
+    if (!session || !session->recording) return;
+    std::string message;
+    const bool ok = changeSessionFilters(*session, change, message);
+    if (message.starts_with("stackscope: ")) message.erase(0, 12);
+    outcome = ok ? ControlOutcome::done(message) : ControlOutcome::refused(protocol::error::kBadArgument, message);
+  });
+  return outcome;
+}
 
-bool AgentControl::readRecording(uint64_t offset, size_t max, std::string& out) {
-  out.clear();
-  const uint64_t committed = context_.writer_thread->committedBytes();
-  const bool finished = context_.writer_thread->finished();  // read after: committed is final once it is set
-  if (offset >= committed) return !(finished && offset >= context_.writer_thread->committedBytes());
-  if (file_fd_ < 0) file_fd_ = open(context_.file.c_str(), O_RDONLY | O_CLOEXEC);
-  if (file_fd_ < 0) return false;  // removed or unreadable: nothing more can come
-  out.resize(static_cast<size_t>(std::min<uint64_t>(max, committed - offset)));
-  const ssize_t n = pread(file_fd_, out.data(), out.size(), static_cast<off_t>(offset));
-  if (n <= 0) {
-    out.clear();
-    return n == 0 || errno == EINTR;
+namespace {
+
+struct DetachJob {
+  JavaVM* vm;
+  int requester_fd;
+};
+
+void* runDetach(void* arg) {
+  const DetachJob job = *static_cast<DetachJob*>(arg);
+  delete static_cast<DetachJob*>(arg);
+  JNIEnv* env = nullptr;
+  JavaVMAttachArgs args{JNI_VERSION_1_6, const_cast<char*>("stackscope-detach"), nullptr};
+  if (job.vm->AttachCurrentThreadAsDaemon(reinterpret_cast<void**>(&env), &args) == JNI_OK && env) {
+    const ControlResult detached = detachAgent(env);
+    if (!detached.ok) std::fprintf(stderr, "%s\n", detached.error.c_str());
+    job.vm->DetachCurrentThread();
   }
-  out.resize(static_cast<size_t>(n));
-  return true;
+  close(job.requester_fd);
+  return nullptr;
+}
+
+}  // namespace
+
+bool AgentControl::detach(JNIEnv* jni, int requester_fd) {
+  // The detach stops this server's thread and waits it out of the JVM's thread list, so it
+  // runs on a thread of its own, attached to the JVM only while it works. The requester's
+  // connection closes after that thread left the JVM too: a client that sees it close finds
+  // no agent thread left.
+  // The recording ends first, here: the thread's attach to the JVM then registers no thread
+  // in it, and streaming clients get its end.
+  stopSession(jni);
+  auto* job = new DetachJob{vm_, requester_fd};
+  pthread_t thread;
+  if (pthread_create(&thread, nullptr, runDetach, job) == 0) {
+    pthread_detach(thread);
+    return true;
+  }
+  delete job;
+  close(requester_fd);
+  return false;  // as far as this thread can go: the recording finished
+}
+
+uint64_t AgentControl::currentRecording() {
+  uint64_t serial = 0;
+  withCurrentSession([&](Session* session) { serial = session ? session->serial : 0; });
+  return serial;
+}
+
+bool AgentControl::readRecording(uint64_t recording, uint64_t offset, size_t max, std::string& out) {
+  out.clear();
+  bool more = false;
+  withCurrentSession([&](Session* session) {
+    if (!session || session->serial != recording || recording == 0) return;  // gone: the stream ends
+    const uint64_t committed = session->writer_thread.committedBytes();
+    const bool finished = session->writer_thread.finished();  // read after: committed is final once it is set
+    if (offset >= committed) {
+      more = !(finished && offset >= session->writer_thread.committedBytes());
+      return;
+    }
+    if (file_recording_ != recording && file_fd_ >= 0) {
+      close(file_fd_);
+      file_fd_ = -1;
+    }
+    if (file_fd_ < 0) file_fd_ = open(session->file_path.c_str(), O_RDONLY | O_CLOEXEC);
+    file_recording_ = recording;
+    if (file_fd_ < 0) return;  // removed or unreadable: nothing more can come
+    out.resize(static_cast<size_t>(std::min<uint64_t>(max, committed - offset)));
+    const ssize_t n = pread(file_fd_, out.data(), out.size(), static_cast<off_t>(offset));
+    if (n <= 0) {
+      out.clear();
+      more = n == 0 || errno == EINTR;
+      return;
+    }
+    out.resize(static_cast<size_t>(n));
+    more = true;
+  });
+  return more;
 }
 
 }  // namespace stackscope::agent

@@ -16,7 +16,13 @@ AllocTrace::AllocTrace(int64_t start_ns, const Options& options)
       queue_(kMaxQueued),
       freed_(live_ ? kFreedCapacity : 1) {}
 
+void AllocTrace::setClasses(std::vector<std::string> classes) {
+  std::lock_guard<std::mutex> lock(classes_mutex_);
+  classes_ = std::move(classes);
+}
+
 bool AllocTrace::wanted(const std::string& class_name) const {
+  std::lock_guard<std::mutex> lock(classes_mutex_);
   if (classes_.empty()) return true;
   for (const std::string& glob : classes_)
     if (matchClassGlob(glob, class_name)) return true;

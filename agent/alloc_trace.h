@@ -20,6 +20,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -70,6 +71,8 @@ class AllocTrace {
       freed_.pop();
     }
   }
+  // The classes= globs from now on (the control's filter command); empty: every class.
+  void setClasses(std::vector<std::string> classes);
   uint64_t interval() const { return interval_; }
   uint64_t dropped() const { return queue_.dropped(); }
   uint64_t freesDropped() const { return frees_dropped_.load(std::memory_order_relaxed); }
@@ -81,7 +84,8 @@ class AllocTrace {
 
   const int64_t start_ns_;
   const uint64_t interval_;
-  const std::vector<std::string> classes_;  // globs (class_glob.h); empty: every class
+  mutable std::mutex classes_mutex_;  // an allocation sample is rare: a lock costs nothing
+  std::vector<std::string> classes_;  // globs (class_glob.h); empty: every class
   const bool live_;
   BoundedQueue<SampledAllocation> queue_;
   MpscRing<FreedObject> freed_;

@@ -28,8 +28,8 @@ bool AnnotationTable::Equal::operator()(const AnnotationValues& a, const Annotat
 }
 
 AnnotationTable::Lookup AnnotationTable::lookup(const AnnotationValues& values) {
-  if (values.empty()) return {0, filter_.empty()};  // unannotated threads never match a filter
   std::lock_guard<std::mutex> lock(mutex_);
+  if (values.empty()) return {0, filter_.empty()};  // unannotated threads never match a filter
   auto it = ids_.find(values);
   if (it != ids_.end()) return {it->second.id, it->second.matches};
 
@@ -55,6 +55,24 @@ AnnotationTable::Lookup AnnotationTable::lookup(const AnnotationValues& values) 
   by_id_.push_back(&inserted->first);  // map nodes never move
   bytes_ += bytes;
   return {id, matches};
+}
+
+void AnnotationTable::setFilter(AnnotationFilter filter) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  filter_ = std::move(filter);
+  for (auto& [values, entry] : ids_) entry.matches = filter_.empty() || filter_.matches(values);
+}
+
+bool AnnotationTable::filterEmpty() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return filter_.empty();
+}
+
+std::optional<bool> AnnotationTable::matchesNow(uint32_t id) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (id == 0) return filter_.empty();
+  if (id > by_id_.size() || !by_id_[id - 1]) return std::nullopt;
+  return filter_.empty() || filter_.matches(*by_id_[id - 1]);
 }
 
 bool AnnotationTable::valuesOf(uint32_t id, AnnotationValues& out) const {

@@ -9,12 +9,16 @@
 // "(overflow)"; each such use is counted (the agent reports the count at the end). Its
 // filter result is still computed from the real values, so a filter keeps working.
 //
+// The filter may be replaced while the table is in use (the control's filter command): every
+// known combination's result is then computed again.
+//
 // Thread-safe (one mutex, held for a lookup only); pure otherwise, unit-tested on its own.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -29,10 +33,10 @@ class AnnotationTable {
   static constexpr size_t kDefaultMaxBytes = 64u << 20;
   static constexpr const char* kOverflowValue = "(overflow)";
 
-  // `filter` must outlive the table; an empty filter matches everything.
-  explicit AnnotationTable(const AnnotationFilter& filter, uint32_t max_annotations = kDefaultMaxAnnotations,
+  // A copy of `filter` is kept; an empty filter matches everything.
+  explicit AnnotationTable(AnnotationFilter filter, uint32_t max_annotations = kDefaultMaxAnnotations,
                            size_t max_bytes = kDefaultMaxBytes)
-      : filter_(filter), max_annotations_(max_annotations), max_bytes_(max_bytes) {}
+      : filter_(std::move(filter)), max_annotations_(max_annotations), max_bytes_(max_bytes) {}
 
   struct Lookup {
     uint32_t id = 0;       // 0 for "no annotation" (every value unset)
@@ -42,6 +46,13 @@ class AnnotationTable {
 
   // The values of id (the overflow id's are all "(overflow)"); false for 0 or an unknown id.
   bool valuesOf(uint32_t id, AnnotationValues& out) const;
+
+  // Replaces the filter; lookups from now on answer for the new one.
+  void setFilter(AnnotationFilter filter);
+  bool filterEmpty() const;
+  // Whether a thread holding annotation `id` passes the filter now; nothing for the overflow
+  // id or an unknown one (their values are not kept).
+  std::optional<bool> matchesNow(uint32_t id) const;
 
   uint64_t overflowCount() const;  // lookups that fell to the overflow id
   uint32_t overflowId() const;     // 0 until the first overflow
@@ -59,7 +70,7 @@ class AnnotationTable {
     bool matches;
   };
 
-  const AnnotationFilter& filter_;
+  AnnotationFilter filter_;  // under mutex_
   const uint32_t max_annotations_;
   const size_t max_bytes_;
   mutable std::mutex mutex_;

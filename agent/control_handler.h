@@ -24,6 +24,15 @@ struct ControlOutcome {
   static ControlOutcome refused(const char* code, std::string message) { return {false, code, std::move(message)}; }
 };
 
+// filter: what changes in the running session's collection-time filters. Each part given
+// replaces that filter; an empty text clears it.
+struct FilterChange {
+  bool has_annotations = false;
+  std::string annotations;  // the thread annotation filter, filter= syntax (annotation_filter.h)
+  bool has_classes = false;
+  std::string classes;  // the alloc trace's classes, classes= syntax ("com.shop.*;byte[]")
+};
+
 class ControlHandler {
  public:
   virtual ~ControlHandler() = default;
@@ -40,16 +49,22 @@ class ControlHandler {
   // dump: path empty: flush what is pending to the recording; else also copy the recording
   // so far to `path`.
   virtual ControlOutcome dump(JNIEnv* jni, const std::string& path) = 0;
-  // set filter: the collection-time annotation filter (annotation_filter.h syntax).
-  virtual ControlOutcome setFilter(JNIEnv* jni, const std::string& filter) = 0;
-  // detach: stop every trace and let the agent go. Called after the reply was sent; the server
-  // closes every connection and its thread ends right after it returns.
-  virtual void detach(JNIEnv* jni) = 0;
+  // filter: changes the running session's filters.
+  virtual ControlOutcome setFilter(JNIEnv* jni, const FilterChange& change) = 0;
+  // detach: stop every trace and let the agent go, server included. Called after the reply
+  // was sent. True: handed to a thread of its own, which stops this server (stopControl) and
+  // closes `requester_fd` (the detaching client's, a duplicate the handler then owns) once
+  // the agent is gone, its threads out of the JVM's thread list; the server goes on serving
+  // until stopped. False: that thread could not start, `requester_fd` is closed, and the
+  // recording was only finished: the server closes every connection and its thread ends.
+  virtual bool detach(JNIEnv* jni, int requester_fd) = 0;
 
-  // stream: up to `max` bytes of the current recording from `offset` into `out` (cleared
-  // first), only bytes of complete chunks. Returns false when there is no more to come: the
-  // recording is finished and `offset` is its end, or there is none.
-  virtual bool readRecording(uint64_t offset, size_t max, std::string& out) = 0;
+  // stream: the recording a new stream follows (0: none), then up to `max` bytes of it from
+  // `offset` into `out` (cleared first), only bytes of complete chunks. Returns false when
+  // there is no more to come: the recording is finished and `offset` is its end, or it is
+  // no longer the current one (a new start replaced it).
+  virtual uint64_t currentRecording() = 0;
+  virtual bool readRecording(uint64_t recording, uint64_t offset, size_t max, std::string& out) = 0;
 };
 
 }  // namespace stackscope::agent

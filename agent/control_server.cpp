@@ -200,11 +200,16 @@ void ControlServer::serve(JNIEnv* jni) {
       return true;
     });
     client_count_.store(clients_.size(), std::memory_order_relaxed);
-    if (detach_requested_) {
-      handler_->detach(jni);
-      finishStreams();
-      closeAll();
-      return;
+    if (detach_fd_ >= 0) {
+      // The handler's thread closes the duplicate once the agent is gone (control_handler.h).
+      const int requester = dup(detach_fd_);
+      detach_fd_ = -1;
+      detaching_ = true;
+      if (!handler_->detach(jni, requester)) {
+        finishStreams();
+        closeAll();
+        return;
+      }
     }
   }
   finishStreams();
@@ -327,16 +332,26 @@ void ControlServer::command(JNIEnv* jni, Client& client, const Json& request) {
     return;
   }
   // The one text argument a command takes, if any.
+  if (detaching_) {
+    this->reply(client, protocol::errorReply(request, protocol::error::kUnavailable, "the agent is detaching"));
+    return;
+  }
+  // The text arguments a command takes, if any.
   const char* text_key = cmd == "start"    ? "options"
                          : cmd == "mark"   ? "name"
                          : cmd == "dump"   ? "path"
                          : cmd == "filter" ? "filter"
                                            : nullptr;
   std::string text;
-  if (text_key && request.contains(text_key) && !protocol::getString(request, text_key, text)) {
-    this->reply(client, protocol::errorReply(request, protocol::error::kBadArgument,
-                                             std::string("\"") + text_key + "\" must be a string"));
-    return;
+  FilterChange filter;
+  for (const char* key : {text_key, cmd == "filter" ? "classes" : nullptr}) {
+    if (!key || !request.contains(key)) continue;
+    std::string& into = key == text_key ? text : filter.classes;
+    if (!protocol::getString(request, key, into)) {
+      this->reply(client, protocol::errorReply(request, protocol::error::kBadArgument,
+                                               std::string("\"") + key + "\" must be a string"));
+      return;
+    }
   }
   if (cmd == "start") {
     outcome = handler_->start(jni, text);
@@ -357,13 +372,19 @@ void ControlServer::command(JNIEnv* jni, Client& client, const Json& request) {
   } else if (cmd == "dump") {
     outcome = handler_->dump(jni, text);
   } else if (cmd == "filter") {
-    outcome = handler_->setFilter(jni, text);
+    filter.has_annotations = request.contains("filter");
+    filter.annotations = text;
+    filter.has_classes = request.contains("classes");
+    outcome = filter.has_annotations || filter.has_classes
+                  ? handler_->setFilter(jni, filter)
+                  : ControlOutcome::refused(protocol::error::kBadArgument, "filter takes \"filter\", \"classes\" or both");
   } else if (cmd == "stream") {
     client.streaming = true;
     client.stream_offset = 0;
+    client.stream_recording = handler_->currentRecording();
     outcome = ControlOutcome::done("streaming the recording from its first byte");
   } else if (cmd == "detach") {
-    detach_requested_ = true;
+    detach_fd_ = client.fd;
     outcome = ControlOutcome::done("detaching");
   } else {
     outcome = ControlOutcome::refused(protocol::error::kUnknownCommand, "unknown command '" + cmd + "'");
@@ -387,7 +408,7 @@ void ControlServer::refuse(Client& client, const char* code, std::string message
 void ControlServer::fillStream(Client& client) {
   if (!client.streaming || client.pending() > 0 || client.state != Client::State::Open) return;
   std::string bytes;
-  if (!handler_->readRecording(client.stream_offset, kStreamFrameBytes, bytes)) {
+  if (!handler_->readRecording(client.stream_recording, client.stream_offset, kStreamFrameBytes, bytes)) {
     protocol::appendFrame(client.out, protocol::FrameType::Stream, {});  // the end: an empty frame
     client.streaming = false;
     return;

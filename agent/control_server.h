@@ -58,6 +58,7 @@ class ControlServer {
     bool authenticated = false;
     bool streaming = false;
     uint64_t stream_offset = 0;
+    uint64_t stream_recording = 0;  // which recording the stream follows (ControlHandler)
     int64_t drain_deadline_ns = 0;  // Draining: closed at this monotonic time at the latest
     int64_t hello_deadline_ns = 0;  // refused if not authenticated by then
     protocol::FrameDecoder decoder{kMaxRequestPayload};
@@ -91,7 +92,8 @@ class ControlServer {
   ControlHandler* handler_ = nullptr;
   AgentThread thread_;
   std::atomic<bool> stopping_{false};
-  bool detach_requested_ = false;
+  int detach_fd_ = -1;     // the connection that asked for a detach, until it is handed over
+  bool detaching_ = false;  // handed to the handler's detach: every command is refused
   bool thread_started_ = false;
   std::vector<std::unique_ptr<Client>> clients_;
   std::atomic<size_t> client_count_{0};

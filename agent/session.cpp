@@ -320,7 +320,7 @@ void begin(Session& session, JNIEnv* jni, jthread main_thread) {
   setThreadParents(&session.thread_parents);
   if (replacedForeignSigprofHandler()) session.writer.writeAgentWarning({0, foreignHandlerWarning()});
   session.recording = true;
-  ++g_process.sessions;
+  session.serial = ++g_process.sessions;
   if (!session.writer_thread.start(jni)) {
     std::fprintf(stderr, "stackscope: cannot start the writer thread; running unprofiled\n");
     session.writer.finish(0);  // an empty but well-formed recording
@@ -399,22 +399,33 @@ bool endSession(Session* session, JNIEnv* jni) {
 
 ControlResult failure(std::string error, int code = kAttachFailed) { return {false, std::move(error), code}; }
 
+// Without a session, a listening control server still needs VM death (its files removed) and,
+// before the VM runs, VMInit (its thread started). With the control mutex held.
+void watchVmForControl() {
+  if (!g_session && controlListening()) enableVmEvents(g_process.jvmti);
+}
+
+std::string jvmDescription(JNIEnv* jni) {
+  return systemProperty(g_process.jvmti, "java.vm.name") + " " + javaVersion(jni);
+}
+
 // startSession with the control mutex held.
 ControlResult startLocked(JNIEnv* jni, std::string_view text) {
-  if (g_session && !g_session->recording && !controlHolds(g_session) && !endSession(g_session, jni))
-    return failure("stackscope: the previous recording's memory could not be freed; not starting another");
   if ((g_session && g_session->recording) || g_process.startup_pending)
     return failure("stackscope: a recording is already running", kAttachAlreadyRecording);
-  if (g_session) return failure("stackscope: the control server holds the stopped recording; detach first");
   const ParseResult parsed = parseOptions(text, getpid());
   if (!parsed.ok) return failure(parsed.error);
   if (parsed.options.children != Children::Keep)
     return failure("stackscope: children= applies only to an agent loaded at JVM start");
-  if (parsed.options.has_control)
-    return failure("stackscope: control= applies only to an agent loaded at JVM start (for now)");
+  // A stopped session the control server kept goes now (its control= was handled at its load).
+  if (g_session && !endSession(g_session, jni))
+    return failure("stackscope: the previous recording's memory could not be freed; not starting another");
   std::string error;
   Session* session = createSession(parsed.options, std::string(text), false, error);
-  if (!session) return failure(error);
+  if (!session) {
+    watchVmForControl();
+    return failure(error);
+  }
   begin(*session, jni, nullptr);
   return {true, {}, kAttachDone};
 }
@@ -439,6 +450,11 @@ ControlResult loadAtStartup(JavaVM* vm, const Options& options, const std::strin
     std::fprintf(stderr, "stackscope: no control server: %s\n", error.c_str());
     if (options.strict) return failure("stackscope: no control server: " + error);
   }
+  // control= alone: no recording until a start over the server, which VMInit starts.
+  if (controlOnly(text)) {
+    watchVmForControl();
+    return {true, {}, kAttachDone};
+  }
   if (!createSession(options, text, true, error)) return failure(error);
   g_process.startup_pending = true;
   return {true, {}, kAttachDone};
@@ -454,16 +470,26 @@ ControlResult attachAndStart(JavaVM* vm, JNIEnv* jni, const std::string& text) {
       if (vm->GetEnv(reinterpret_cast<void**>(&g_process.jvmti), JVMTI_VERSION_1_2) != JNI_OK || !g_process.jvmti)
         return failure("stackscope: cannot get a JVMTI environment");
     }
+    // control= opens the server now (or keeps the one that listens); alone, it starts nothing.
+    const ParseResult parsed = parseOptions(text, getpid());
+    if (parsed.ok && parsed.options.has_control) {
+      std::string error;
+      if (!openControl(parsed.options, error)) return failure("stackscope: no control server: " + error);
+      startControl(vm, g_process.jvmti, jni, jvmDescription(jni));
+      watchVmForControl();
+      if (controlOnly(text)) return {true, {}, kAttachDone};
+    }
   }
   return startSession(jni, text);
 }
 
 void beginStartupSession(JNIEnv* jni, jthread main_thread) {
   std::lock_guard<std::mutex> lock(g_control);
-  if (!g_process.startup_pending || !g_session) return;
-  g_process.startup_pending = false;
-  begin(*g_session, jni, main_thread);
-  startControl(*g_session, g_process.jvmti, jni, systemProperty(g_process.jvmti, "java.vm.name") + " " + javaVersion(jni));
+  if (g_process.startup_pending && g_session) {
+    g_process.startup_pending = false;
+    begin(*g_session, jni, main_thread);
+  }
+  startControl(g_process.vm, g_process.jvmti, jni, jvmDescription(jni));
 }
 
 void endAtVmDeath(JNIEnv* jni) {
@@ -477,16 +503,9 @@ void endAtVmDeath(JNIEnv* jni) {
   stopControl(kStopTimeoutNs);
 }
 
-bool controlledRecording() {
+void withCurrentSession(const std::function<void(Session*)>& use) {
   std::lock_guard<std::mutex> lock(g_control);
-  return g_session && g_session->recording;
-}
-
-bool finishForControl(JNIEnv* jni) {
-  std::lock_guard<std::mutex> lock(g_control);
-  if (!g_session || !g_session->recording) return false;
-  finishRecording(*g_session, jni);
-  return true;
+  use(g_session);
 }
 
 ControlResult startSession(JNIEnv* jni, std::string_view options) {
@@ -499,8 +518,8 @@ ControlResult stopSession(JNIEnv* jni) {
   std::lock_guard<std::mutex> lock(g_control);
   if (!g_session || !g_session->recording || g_process.startup_pending)
     return failure("stackscope: no recording is running", kAttachNotRecording);
-  // The control server's handler reads the session it was started with: finished, kept.
-  if (controlHolds(g_session)) {
+  // The control server's figures and streams read it on: finished, kept (session.h).
+  if (controlListening()) {
     finishRecording(*g_session, jni);
     return {true, {}, kAttachDone};
   }
@@ -509,18 +528,24 @@ ControlResult stopSession(JNIEnv* jni) {
 }
 
 ControlResult detachAgent(JNIEnv* jni) {
-  stopControl(kStopTimeoutNs);  // first, without the mutex: its commands take it
-  std::lock_guard<std::mutex> lock(g_control);
-  if (g_session && controlHolds(g_session)) {
-    finishRecording(*g_session, jni);
-    return failure("stackscope: the control server did not stop; the recording is finished but kept");
+  // Two detaches (a control one and an attach's load) must not stop the server together.
+  static std::mutex detaching;
+  std::lock_guard<std::mutex> one_at_a_time(detaching);
+  {
+    std::lock_guard<std::mutex> lock(g_control);
+    if (!g_process.jvmti) return failure("stackscope: the agent is not loaded");
+    // First, so that streaming clients get the recording's end before the server stops.
+    if (g_session) finishRecording(*g_session, jni);
   }
-  if (!g_process.jvmti) return failure("stackscope: the agent is not loaded");
+  stopControl(kStopTimeoutNs);  // without the mutex: its commands take it
+  std::lock_guard<std::mutex> lock(g_control);
   if (g_session && !endSession(g_session, jni))
     return failure("stackscope: the recording stopped, but the agent kept its memory");
   g_process.startup_pending = false;
   disableSessionEvents(g_process.jvmti);
   relinquishAll(g_process.jvmti);
+  // No callback can ask about the server's thread any more: wait it out of the JVM.
+  releaseControl(jni, kStopTimeoutNs);
   return {true, {}, kAttachDone};
 }
 

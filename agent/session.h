@@ -13,6 +13,7 @@
 #include <jni.h>
 #include <jvmti.h>
 
+#include <functional>
 #include <string>
 
 #include "agent/alloc_trace.h"
@@ -65,7 +66,7 @@ struct Session {
         annotations(options.filter),
         registry(meta),
         status(gc, lost, options),
-        tracker(env, registry, meta, lost, options, start_ns),
+        tracker(env, registry, meta, lost, options, annotations, start_ns),
         wall(env, registry, tracker, ring, lost, gc, options.interval_ns, start_ns),
         native_threads(registry, meta, options.interval_ns, start_ns),
         gc_trace(start_ns),
@@ -103,7 +104,7 @@ struct Session {
   format::RecordingWriter writer;
   CodeRegions code_regions;  // before the writer thread, which names stub frames with it
   SampleRing ring;
-  AnnotationTable annotations;  // refers to options.filter
+  AnnotationTable annotations;  // the annotation filter in force (options.filter at first)
   LostCounters lost;
   MetaQueue meta;
   ThreadRegistry registry;
@@ -121,6 +122,7 @@ struct Session {
   ThreadParents thread_parents;  // whatever the traces: which thread started which
   WriterThread writer_thread;
   bool recording = false;          // begun and not yet ended (under the control mutex)
+  uint64_t serial = 0;             // which session of the process (1, 2, ...), once begun
   bool threads_stopped = true;     // every agent thread of the session returned in time
   format::NonSafepointDebug non_safepoint_debug = format::NonSafepointDebug::Off;
 };
@@ -134,15 +136,18 @@ bool isAgentThread(JNIEnv* jni, jthread thread);
 extern Session* g_session;
 
 // Agent_OnLoad: the process's JVMTI environment, the capabilities `options` need (some are
-// granted only now) and the session that VMInit begins. The error line when it fails.
+// granted only now) and the session that VMInit begins (none with control= alone: VMInit
+// then only starts the control server). The error line when it fails.
 ControlResult loadAtStartup(JavaVM* vm, const Options& options, const std::string& text);
-// Agent_OnAttach: the environment if this is the agent's first attach, then startSession.
+// Agent_OnAttach: the environment if this is the agent's first attach; with control= the
+// control server (alone, nothing more); otherwise startSession.
 ControlResult attachAndStart(JavaVM* vm, JNIEnv* jni, const std::string& text);
 
-// For the control server's handler (control_glue.h): whether the current session records,
-// and finishing its recording as VM death does (the session kept; false: not recording).
-bool controlledRecording();
-bool finishForControl(JNIEnv* jni);
+// For the control server's handler (agent_control.h): runs `use` on the current session
+// (null: none) with the control mutex held, so that no start, stop or detach frees it
+// meanwhile. While the control server listens, a stopped session is kept (finished: its
+// figures and the end of its stream stay readable) until the next start or the detach.
+void withCurrentSession(const std::function<void(Session*)>& use);
 
 // The events' side (session_events.cpp): VMInit begins the startup session, VMDeath ends
 // whichever runs (without freeing: the process is going).
@@ -153,5 +158,7 @@ void endAtVmDeath(JNIEnv* jni);
 // them all off again.
 jvmtiError enableSessionEvents(jvmtiEnv* jvmti, const Options& options);
 void disableSessionEvents(jvmtiEnv* jvmti);
+// Only VMInit and VMDeath: an agent without a session that has a control server to start and end.
+void enableVmEvents(jvmtiEnv* jvmti);
 
 }  // namespace stackscope::agent

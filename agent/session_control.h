@@ -9,10 +9,11 @@
 // hook) are missing after an attach: the trace that needs one is left out with one line on
 // stderr and in the recording, and the rest runs.
 //
-// Detach: stops the session if one runs (its file finished), stops the agent's threads,
-// disables every event, relinquishes the capabilities and frees what the agent allocated;
-// the SIGPROF handler stays installed but inert. A later start (a new attach) works again.
-// The caller's own thread, if it is the agent's control server, is the caller's to stop.
+// Detach: stops the session if one runs (its file finished), stops the agent's threads and
+// its control server (waited out of the JVM's thread list), disables every event,
+// relinquishes the capabilities and frees what the agent allocated; the SIGPROF handler stays
+// installed but inert. A later start (a new attach) works again. Never on the control
+// server's own thread (agent_control.cpp runs a control detach on a thread of its own).
 #pragma once
 
 #include <jni.h>

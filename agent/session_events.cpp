@@ -202,6 +202,15 @@ jvmtiError enableSessionEvents(jvmtiEnv* jvmti, const Options& options) {
   return error;
 }
 
+void enableVmEvents(jvmtiEnv* jvmti) {
+  jvmtiEventCallbacks callbacks{};
+  callbacks.VMInit = onVMInit;
+  callbacks.VMDeath = onVMDeath;
+  jvmti->SetEventCallbacks(&callbacks, sizeof(callbacks));
+  for (jvmtiEvent event : {JVMTI_EVENT_VM_INIT, JVMTI_EVENT_VM_DEATH})
+    jvmti->SetEventNotificationMode(JVMTI_ENABLE, event, nullptr);
+}
+
 void disableSessionEvents(jvmtiEnv* jvmti) {
   // Each disabled on its own (an event the session never enabled just reports an error),
   // then no callback at all: a late event finds nothing to call.

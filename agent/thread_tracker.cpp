@@ -134,7 +134,7 @@ ThreadSlot* ThreadTracker::newSlot(JNIEnv* jni, jthread thread, pid_t tid, MetaE
   slot->java_id = javaId(jni, thread);
   // With a filter, a thread is left out until an annotation that matches it: its timer is
   // created disarmed and the wall sampler skips it.
-  slot->excluded.store(!options_.filter.empty(), std::memory_order_relaxed);
+  slot->excluded.store(!annotations_.filterEmpty(), std::memory_order_relaxed);
 
   start.kind = MetaEvent::Kind::ThreadStart;
   start.time_ns = monotonicNs() - start_ns_;

@@ -19,6 +19,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "agent/annotation_table.h"
 #include "agent/lost_counters.h"
 #include "agent/meta_events.h"
 #include "agent/native_threads.h"
@@ -29,9 +30,16 @@ namespace stackscope::agent {
 
 class ThreadTracker {
  public:
+  // `annotations` tells whether a collection-time filter leaves new threads out at first.
   ThreadTracker(jvmtiEnv* jvmti, ThreadRegistry& registry, MetaQueue& meta, LostCounters& lost,
-                const Options& options, int64_t start_ns)
-      : jvmti_(jvmti), registry_(registry), meta_(meta), lost_(lost), options_(options), start_ns_(start_ns) {}
+                const Options& options, const AnnotationTable& annotations, int64_t start_ns)
+      : jvmti_(jvmti),
+        registry_(registry),
+        meta_(meta),
+        lost_(lost),
+        options_(options),
+        annotations_(annotations),
+        start_ns_(start_ns) {}
 
   // Live phase, before threads are followed: looks up Thread.getId for the Java thread ids.
   void init(JNIEnv* jni);
@@ -81,6 +89,7 @@ class ThreadTracker {
   MetaQueue& meta_;
   LostCounters& lost_;
   const Options& options_;
+  const AnnotationTable& annotations_;
   const int64_t start_ns_;
   std::atomic<jmethodID> get_id_{nullptr};
   std::atomic<jfieldID> name_field_{nullptr};

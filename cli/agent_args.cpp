@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <ctime>
 #include <stdexcept>
 #include <string_view>
 
@@ -54,6 +55,15 @@ void addAgentArgs(CLI::App* cmd, AgentArgs& args) {
 void checkOptionValue(const std::string& value, const std::string& what) {
   if (value.find(',') != std::string::npos)
     throw UserError(what + " '" + value + "' contains ',', which the agent options cannot carry");
+}
+
+std::string defaultRecordingName(long pid) {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  localtime_r(&now, &tm);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+  return "stackscope-" + std::to_string(pid) + "-" + stamp + ".ssr";
 }
 
 std::string agentOptions(const AgentArgs& args, const fs::path& output, const std::string& extra) {

@@ -34,6 +34,10 @@ std::string agentOptions(const AgentArgs& args, const std::filesystem::path& out
 // The agent's options are "key=value,key=value": a ',' inside a value would split it.
 void checkOptionValue(const std::string& value, const std::string& what);
 
+// The recording of a running JVM when no -o is given: stackscope-PID-YYYYmmdd-HHMMSS.ssr
+// (attach, and connect's start).
+std::string defaultRecordingName(long pid);
+
 // The agent ships next to the command: <prefix>/bin/stackscope and <prefix>/lib/libstackscope.so.
 std::filesystem::path findAgent();
 

@@ -1,17 +1,21 @@
 // `stackscope attach PID [options] [--duration D] [-o FILE]`: loads the agent into a running
-// HotSpot JVM through the JVM's own attach mechanism (native/jvm_attach.h), records for the
-// duration or until Ctrl-C, then tells the agent to detach: the file is finished, the agent's
-// threads and events are gone and the JVM runs on. The recording is one `record` would make.
+// HotSpot JVM through the JVM's own attach mechanism (native/jvm_attach.h) with only its
+// control server (control=127.0.0.1:0), then drives it over the control protocol as a user
+// of `stackscope connect` would (docs/protocol.md): start with the options, and after the
+// duration or Ctrl-C stop and detach. It returns once the agent closed the connection, which
+// it does when its threads are out of the JVM: the file is finished, the agent's threads and
+// events are gone and the JVM runs on. The recording is one `record` would make.
 //
-// The channel to the agent is the attach mechanism itself: a second `load` of the same
-// library with the option "detach" (agent/agent.cpp). `stackscope list` shows the JVMs.
+// A JVM whose agent already listens (its control files, protocol/discovery.h) is driven
+// through that server without a load; a server this command did not open is left running
+// (stop only, no detach). `stackscope list` shows the JVMs.
 #include <signal.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
-#include <ctime>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -20,6 +24,7 @@
 #include "cli/agent_args.h"
 #include "cli/command.h"
 #include "native/jvm_attach.h"
+#include "protocol/client.h"
 
 namespace stackscope::cli {
 
@@ -42,15 +47,6 @@ pid_t parsePid(const std::string& text) {
   if (text.empty() || *end != '\0' || errno != 0 || pid <= 0 || pid > 0x3fffffff)
     throw UserError("'" + text + "' is not a process id");
   return static_cast<pid_t>(pid);
-}
-
-std::string defaultOutput(pid_t pid) {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  localtime_r(&now, &tm);
-  char stamp[32];
-  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-  return "stackscope-" + std::to_string(pid) + "-" + stamp + ".ssr";
 }
 
 // The attach library's errors are the user's to fix (wrong pid, another user's JVM, attach
@@ -85,32 +81,81 @@ bool waitForEnd(pid_t pid, int64_t duration_ns) {
   }
 }
 
+// One request to the agent; the agent's refusal or a broken connection is the user's error.
+protocol::Json ask(protocol::Client& client, protocol::Json command, pid_t pid) {
+  protocol::Json reply;
+  std::string error;
+  if (!client.request(std::move(command), reply, error, 30'000))
+    throw UserError("JVM " + std::to_string(pid) + ": " + error);
+  return reply;
+}
+
+// After detach: the agent closes the connection once it is gone from the JVM.
+bool waitForClose(protocol::Client& client, int timeout_ms) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) return false;
+    protocol::Frame frame;
+    std::string error;
+    const auto got = client.receive(frame, static_cast<int>(left.count()), error);
+    if (got == protocol::Client::Received::Closed) return true;
+    if (got != protocol::Client::Received::Frame) return false;
+  }
+}
+
 int runAttach(const AttachArgs& args) {
   const pid_t pid = parsePid(args.pid);
   const int64_t duration_ns = parseDurationOption(args.duration, "--duration");
   const int timeout_ms = static_cast<int>(std::min<int64_t>(parseDurationOption(args.timeout, "--timeout") / 1'000'000,
                                                             600'000));
-  const std::string shown = args.output.empty() ? defaultOutput(pid) : args.output;
+  const std::string shown = args.output.empty() ? defaultRecordingName(pid) : args.output;
   const fs::path output = fs::absolute(shown).lexically_normal();
   checkOptionValue(output.string(), "the output path");
-  const fs::path agent = findAgent();
   const std::string options = agentOptions(args.agent, output, "");
-  if (::kill(pid, 0) == 0 && !native::visibleToProcess(pid, agent.string())) {
-    throw UserError("the agent " + agent.string() + " is not in the file system of JVM " + std::to_string(pid) +
-                    " (a container?): run stackscope attach inside it");
+  protocol::Client client;
+  protocol::Json hello;
+  std::string error;
+  // Our own server, detached at the end; one that listened already is someone else's.
+  bool opened_server = false;
+  if (!protocol::connectToAgent(std::to_string(pid), "", client, hello, error)) {
+    const fs::path agent = findAgent();
+    if (::kill(pid, 0) == 0 && !native::visibleToProcess(pid, agent.string())) {
+      throw UserError("the agent " + agent.string() + " is not in the file system of JVM " + std::to_string(pid) +
+                      " (a container?): run stackscope attach inside it");
+    }
+    const native::AttachResult loaded = sendToAgent(pid, agent, "control=127.0.0.1:0", timeout_ms);
+    if (loaded.error != native::AttachError::None) throw UserError(loaded.message);
+    opened_server = true;
+    if (!protocol::connectToAgent(std::to_string(pid), "", client, hello, error))
+      throw UserError("JVM " + std::to_string(pid) + ": the agent's control server: " + error);
   }
-  const native::AttachResult started = sendToAgent(pid, agent, options, timeout_ms);
-  if (started.error != native::AttachError::None) throw UserError(started.message);
+  protocol::Json reply;
+  if (!client.request(protocol::Json{{"cmd", "start"}, {"options", options}}, reply, error, 30'000)) {
+    // Ours and idle: leave the JVM as found. Someone else's, or recording already: untouched.
+    if (opened_server && reply.value("error", std::string()) != protocol::error::kUnavailable) {
+      protocol::Json ignored;
+      std::string detach_error;
+      if (client.request(protocol::Json{{"cmd", "detach"}}, ignored, detach_error)) waitForClose(client, timeout_ms);
+    }
+    throw UserError("JVM " + std::to_string(pid) + ": " + error);
+  }
   std::cerr << "stackscope: recording JVM " << pid << " into " << shown << " for " << args.duration
             << " (Ctrl-C stops sooner)\n";
-  if (waitForEnd(pid, duration_ns)) {
-    const native::AttachResult detached = sendToAgent(pid, agent, "detach", timeout_ms);
-    if (detached.error != native::AttachError::None) {
-      std::cerr << "stackscope: error: cannot detach: " << detached.message << '\n';
-      return 2;
-    }
-  } else {
+  if (!waitForEnd(pid, duration_ns)) {
     std::cerr << "stackscope: JVM " << pid << " exited; its agent finished the recording\n";
+  } else {
+    ask(client, protocol::Json{{"cmd", "stop"}}, pid);
+    if (opened_server) {
+      ask(client, protocol::Json{{"cmd", "detach"}}, pid);
+      if (!waitForClose(client, timeout_ms)) {
+        std::cerr << "stackscope: error: JVM " << pid << ": the agent did not finish its detach within " << args.timeout
+                  << '\n';
+        return 2;
+      }
+    } else {
+      std::cerr << "stackscope: the agent's control server was open before this attach: left open\n";
+    }
   }
   reportRecording(shown, output);
   return 0;
@@ -124,8 +169,9 @@ Command addAttachCommand(CLI::App& parent) {
   cmd->footer(
       "Example: stackscope attach 4242 -e cpu -i 10ms --duration 30s -o run.ssr\n"
       "Loads the agent through HotSpot's attach mechanism (as the JVM's user, or root), records, and at the\n"
-      "end of the duration or on Ctrl-C finishes the file and detaches; the JVM runs on. Attaching again\n"
-      "later reuses the agent. --exceptions thrown cannot run after attach (the JVM grants it only at\n"
+      "end of the duration or on Ctrl-C finishes the file and detaches; the JVM runs on. The agent is driven\n"
+      "over its control server (docs/protocol.md), opened on 127.0.0.1 for the attach: an agent whose server\n"
+      "already listens is reused through it and left listening. Attaching again later reuses the agent. --exceptions thrown cannot run after attach (the JVM grants it only at\n"
       "start); other traces can. The JVM writes the file itself: its user must be able to write there.");
   cmd->add_option("pid", args->pid, "The JVM's process id (stackscope list shows them)")->required();
   addAgentArgs(cmd, args->agent);

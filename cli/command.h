@@ -38,6 +38,7 @@ Command addGraphCommand(CLI::App& parent);
 Command addTimelineCommand(CLI::App& parent);
 Command addSummaryCommand(CLI::App& parent);
 Command addConnectCommand(CLI::App& parent);
+Command addTopCommand(CLI::App& parent);
 Command addAttachCommand(CLI::App& parent);
 Command addListCommand(CLI::App& parent);
 

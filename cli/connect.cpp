@@ -54,7 +54,7 @@ bool readLine(bool terminal, const std::string& text, std::string& line) {
   return true;
 }
 
-int prompt(protocol::Client& client, const std::string& target, bool json) {
+int prompt(protocol::Client& client, const std::string& target, bool json, long pid) {
   rl_attempted_completion_function = completeCommand;
   const bool terminal = isatty(STDIN_FILENO);
   const std::string text = "stackscope " + target + "> ";
@@ -63,7 +63,7 @@ int prompt(protocol::Client& client, const std::string& target, bool json) {
     const std::vector<std::string> words = splitWords(line);
     if (words.empty()) continue;
     if (words[0] == "quit" || words[0] == "exit") break;
-    last = runControlCommand(client, words, json, std::cout);
+    last = runControlCommand(client, words, json, pid, std::cout);
     std::cout.flush();
     if (last == 2 || (words[0] == "detach" && last == 0)) break;  // nothing left to talk to
   }
@@ -75,12 +75,13 @@ int runConnect(const ConnectArgs& args) {
   protocol::Json hello;
   std::string error;
   if (!protocol::connectToAgent(args.target, args.token, client, hello, error)) throw UserError(error);
-  if (!args.words.empty()) return runControlCommand(client, args.words, args.json, std::cout);
+  const long pid = hello.value("pid", 0L);
+  if (!args.words.empty()) return runControlCommand(client, args.words, args.json, pid, std::cout);
   if (isatty(STDIN_FILENO)) {
     std::cout << "connected to pid " << hello.value("pid", int64_t{0}) << " (" << hello.value("jvm", std::string())
               << "), protocol " << hello.value("version", int64_t{0}) << "; 'help' lists the commands\n";
   }
-  return prompt(client, args.target, args.json);
+  return prompt(client, args.target, args.json, pid);
 }
 
 }  // namespace
@@ -92,15 +93,15 @@ Command addConnectCommand(CLI::App& parent) {
       "Control a running agent (started with control=...): status, start, stop, mark, dump, stream, filter, detach.\n"
       "stackscope connect TARGET [--json] [--token T] [COMMAND ARGS...]: with a command, runs it once; without, "
       "an interactive prompt");
-  cmd->add_option("target", args->target, "The JVM's PID, or the control server's HOST:PORT or unix:PATH")->required();
+  addControlTargetArgs(cmd, args->target, args->token);
   // The command and its arguments are whatever follows that is not connect's own option.
   cmd->allow_extras();
-  cmd->add_option("--token", args->token,
-                  "The agent's token (default: from its control file in /tmp, readable by the JVM's user)");
   cmd->add_flag("--json", args->json, "Print each reply as one JSON object");
   cmd->footer(
-      "commands: status | start OPTIONS | stop | mark NAME [--begin|--end] | dump [-o FILE] |\n"
-      "          stream -o FILE [--duration D] | filter FILTER | detach\n"
+      "commands: status | start [-e E -i I -o FILE ...] | start AGENT_OPTIONS | stop | mark NAME [--begin|--end] |\n"
+      "          dump [-o FILE] | stream -o FILE [--duration D] | filter [FILTER] [--classes GLOBS] | detach\n"
+      "start takes attach's options (stackscope connect PID start --help); -o defaults to stackscope-PID-DATE-TIME.ssr\n"
+      "in the current directory, written by the JVM as its user.\n"
       "Exit codes: 0 done, 1 the agent refused or a usage mistake, 2 the connection broke.");
   return {cmd, [args, cmd] {
             args->words = cmd->remaining();

@@ -1,11 +1,13 @@
 #include "cli/control_session.h"
 
 #include <chrono>
-#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 
+#include "cli/agent_args.h"
+#include "cli/command.h"
+#include "cli/interrupt.h"
 #include "common/duration.h"
 #include "export/json_report.h"
 
@@ -18,12 +20,14 @@ namespace {
 constexpr const char* kUsage =
     "commands:\n"
     "  status                    recording, traces and settings, samples taken and lost, bytes written, clients\n"
-    "  start OPTIONS             start a recording with agent options (event=cpu,interval=10ms,file=...)\n"
+    "  start [-e E] [-i I] [-o FILE] [--filter F] ...  start a recording with attach's options (start --help),\n"
+    "  start OPTIONS             or with the agent's option string (event=cpu,interval=10ms,file=...)\n"
     "  stop                      stop the recording; its file is complete\n"
     "  mark NAME [--begin|--end] a marker: a point, or the begin or end of a phase\n"
     "  dump [-o FILE]            flush the recording; with -o, also copy the recording so far to FILE\n"
     "  stream -o FILE [--duration D]  write the live recording to FILE until it ends, D passes or Ctrl-C\n"
-    "  filter FILTER             the collection-time annotation filter (user:u1;application:shop*)\n"
+    "  filter [FILTER] [--classes GLOBS]  replace the running recording's thread annotation filter\n"
+    "                            (user:u1;application:shop*) and/or its alloc trace's classes; \"\" clears one\n"
     "  detach                    stop every trace and let the agent go; the JVM runs on\n";
 
 int refused(const std::string& message) {
@@ -40,8 +44,14 @@ Json body(Json reply) {
 void printStatus(const Json& s, std::ostream& out) {
   auto number = [&](const char* key) { return s.contains(key) && s[key].is_number() ? s[key].get<int64_t>() : int64_t{-1}; };
   const Json settings = s.value("settings", Json::object());
-  out << "recording:     " << (s.value("recording", false) ? "yes" : "no") << '\n'
-      << "events:        " << settings.value("events", std::string()) << '\n';
+  out << "recording:     " << (s.value("recording", false) ? "yes" : "no") << '\n';
+  if (!s.contains("settings")) {  // no recording since the agent loaded (or since a detach)
+    out << "clients:       " << number("clients") << '\n'
+        << "control:       " << s.value("control", std::string()) << '\n'
+        << "process RSS:   " << number("process_rss_bytes") / (1024 * 1024) << " MB\n";
+    return;
+  }
+  out << "events:        " << settings.value("events", std::string()) << '\n';
   if (settings.contains("interval_ns")) out << "interval:      " << formatDuration(settings.value("interval_ns", int64_t{0})) << '\n';
   out << "options:       " << settings.value("options", std::string()) << '\n'
       << "file:          " << s.value("file", std::string()) << '\n'
@@ -53,10 +63,6 @@ void printStatus(const Json& s, std::ostream& out) {
       << "uptime:        " << formatDuration(number("uptime_ns")) << '\n'
       << "process RSS:   " << number("process_rss_bytes") / (1024 * 1024) << " MB\n";
 }
-
-// Ctrl-C ends a stream: the file keeps what arrived (complete chunks).
-volatile std::sig_atomic_t g_interrupted = 0;
-void onInterrupt(int) { g_interrupted = 1; }
 
 int stream(protocol::Client& client, const std::string& path, int64_t duration_ns, bool json, std::ostream& out) {
   std::ofstream file(path, std::ios::binary | std::ios::trunc);
@@ -71,11 +77,11 @@ int stream(protocol::Client& client, const std::string& path, int64_t duration_n
   Json reply;
   std::string error;
   if (!client.request(Json{{"cmd", "stream"}}, reply, error)) return refused(error);
-  g_interrupted = 0;
-  auto* previous = std::signal(SIGINT, onInterrupt);
+  // Ctrl-C ends a stream: the file keeps what arrived (complete chunks).
+  const InterruptScope interrupt;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::nanoseconds(duration_ns);
   int code = 0;
-  while (!ended && !g_interrupted && (duration_ns <= 0 || std::chrono::steady_clock::now() < deadline)) {
+  while (!ended && !interrupt.interrupted() && (duration_ns <= 0 || std::chrono::steady_clock::now() < deadline)) {
     protocol::Frame frame;
     const auto got = client.receive(frame, 200, error);
     if (got == protocol::Client::Received::Timeout) continue;
@@ -89,7 +95,6 @@ int stream(protocol::Client& client, const std::string& path, int64_t duration_n
       bytes += frame.payload.size();
     }
   }
-  std::signal(SIGINT, previous);
   client.setStreamSink(nullptr);
   file.close();
   if (!file) return refused("cannot write '" + path + "'");
@@ -102,6 +107,12 @@ int stream(protocol::Client& client, const std::string& path, int64_t duration_n
 }
 
 }  // namespace
+
+void addControlTargetArgs(CLI::App* cmd, std::string& target, std::string& token) {
+  cmd->add_option("target", target, "The JVM's PID, or the control server's HOST:PORT or unix:PATH")->required();
+  cmd->add_option("--token", token,
+                  "The agent's token (default: from its control file in /tmp, readable by the JVM's user)");
+}
 
 const std::vector<std::string>& controlCommandNames() {
   static const std::vector<std::string> names = {"status", "start", "stop",   "mark", "dump",
@@ -134,10 +145,75 @@ std::vector<std::string> splitWords(const std::string& line) {
   return words;
 }
 
-int runControlCommand(protocol::Client& client, const std::vector<std::string>& words, bool json, std::ostream& out) {
+namespace {
+
+// start's words: the agent's option string as one word, or attach's options (-e, -i,
+// --filter, ..., -o FILE), turned into that string by the same code as attach's and checked
+// by the agent's parser. Throws UserError; CLI::CallForHelp for --help.
+std::string startOptions(const std::vector<std::string>& words, long pid) {
+  if (words.size() == 2 && !words[1].starts_with("-")) return words[1];
+  CLI::App app("start: a recording with these options; -o defaults to stackscope-PID-DATE-TIME.ssr here", "start");
+  AgentArgs args;
+  std::string output;
+  addAgentArgs(&app, args);
+  app.add_option("-o,--output", output, "Recording file (written by the JVM, as its user)");
+  std::vector<std::string> reversed(words.rbegin(), words.rend() - 1);  // CLI11 takes them last first
+  try {
+    app.parse(reversed);
+  } catch (const CLI::CallForHelp&) {
+    throw;
+  } catch (const CLI::ParseError& e) {
+    throw UserError(std::string("start: ") + e.what());
+  }
+  if (output.empty()) output = defaultRecordingName(pid);
+  const std::filesystem::path path = std::filesystem::absolute(output).lexically_normal();
+  checkOptionValue(path.string(), "the output path");
+  return agentOptions(args, path, "");
+}
+
+// Sends `command`, prints the outcome; see runControlCommand.
+int send(protocol::Client& client, const Json& command, bool json, std::ostream& out) {
+  Json reply;
+  std::string error;
+  const bool ok = client.request(command, reply, error);
+  if (!ok && !reply.is_object()) {  // no reply at all: the connection broke
+    std::cerr << "stackscope: error: " << error << '\n';
+    return 2;
+  }
+  if (json) {
+    exporting::writeJson(out, body(reply));
+  } else if (ok && command.value("cmd", std::string()) == "status") {
+    printStatus(reply, out);
+  } else if (ok && reply.contains("message") && reply["message"].is_string()) {
+    out << reply["message"].get<std::string>() << '\n';
+  }
+  if (!ok && !json) std::cerr << "stackscope: error: " << error << '\n';
+  return ok ? 0 : 1;
+}
+
+}  // namespace
+
+int runControlCommand(protocol::Client& client, const std::vector<std::string>& words, bool json, long pid,
+                      std::ostream& out) {
   if (words.empty()) return 0;
   const std::string& name = words[0];
   Json command{{"cmd", name}};
+  if (name == "start") {
+    try {
+      command["options"] = startOptions(words, pid);
+    } catch (const CLI::CallForHelp&) {
+      CLI::App help("start a recording", "start");
+      AgentArgs args;
+      addAgentArgs(&help, args);
+      std::string output;
+      help.add_option("-o,--output", output, "Recording file (default stackscope-PID-DATE-TIME.ssr here)");
+      out << help.help();
+      return 0;
+    } catch (const UserError& e) {
+      return refused(e.what());
+    }
+    return send(client, command, json, out);
+  }
   std::string output;       // dump -o, stream -o
   int64_t duration_ns = 0;  // stream --duration
   // The words after the name: options, then at most one positional argument.
@@ -154,13 +230,15 @@ int runControlCommand(protocol::Client& client, const std::vector<std::string>& 
       }
     } else if (name == "mark" && (word == "--begin" || word == "--end")) {
       command["kind"] = word.substr(2);
+    } else if (name == "filter" && word == "--classes" && i + 1 < words.size()) {
+      command["classes"] = words[++i];
     } else if (word.starts_with("-") && word.size() > 1) {
       return refused("unknown option '" + word + "' for " + name);
     } else {
       positional.push_back(word);
     }
   }
-  const bool takes_text = name == "start" || name == "mark" || name == "filter";
+  const bool takes_text = name == "mark" || name == "filter";
   if (name == "help") {
     out << kUsage;
     return 0;
@@ -168,6 +246,9 @@ int runControlCommand(protocol::Client& client, const std::vector<std::string>& 
   if (name != "status" && name != "start" && name != "stop" && name != "mark" && name != "dump" && name != "stream" &&
       name != "filter" && name != "detach") {
     return refused("unknown command '" + name + "' (commands: status, start, stop, mark, dump, stream, filter, detach)");
+  }
+  if (name == "filter" && positional.empty() && !command.contains("classes")) {
+    return refused("usage: filter [FILTER] [--classes GLOBS]");
   }
   if (positional.size() > (takes_text ? 1u : 0u) || (name == "mark" && positional.empty())) {
     return refused(name == "mark" ? "usage: mark NAME [--begin|--end]" : "too many arguments for " + name + " (see help)");
@@ -178,26 +259,10 @@ int runControlCommand(protocol::Client& client, const std::vector<std::string>& 
     if (output.empty()) return refused("usage: stream -o FILE [--duration D]");
     return stream(client, output, duration_ns, json, out);
   }
-  if (!positional.empty()) command[name == "start" ? "options" : name == "mark" ? "name" : "filter"] = positional[0];
+  if (!positional.empty()) command[name == "mark" ? "name" : "filter"] = positional[0];
   // The agent opens the path in the JVM's working directory: make it the user's.
   if (!output.empty()) command["path"] = std::filesystem::absolute(output).string();
-
-  Json reply;
-  std::string error;
-  const bool ok = client.request(command, reply, error);
-  if (!ok && !reply.is_object()) {  // no reply at all: the connection broke
-    std::cerr << "stackscope: error: " << error << '\n';
-    return 2;
-  }
-  if (json) {
-    exporting::writeJson(out, body(reply));
-  } else if (ok && name == "status") {
-    printStatus(reply, out);
-  } else if (ok && reply.contains("message") && reply["message"].is_string()) {
-    out << reply["message"].get<std::string>() << '\n';
-  }
-  if (!ok && !json) std::cerr << "stackscope: error: " << error << '\n';
-  return ok ? 0 : 1;
+  return send(client, command, json, out);
 }
 
 }  // namespace stackscope::cli

@@ -3,6 +3,7 @@
 // runControlCommand, which prints the outcome (text, or the reply as JSON with --json).
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -11,13 +12,18 @@
 
 namespace stackscope::cli {
 
+// The TARGET argument (PID, HOST:PORT or unix:PATH) and --token of the commands that talk
+// to an agent's control server (connect, top).
+void addControlTargetArgs(CLI::App* cmd, std::string& target, std::string& token);
+
 // The command words the prompt completes, in the order `help` lists them.
 const std::vector<std::string>& controlCommandNames();
 
-// Runs one command given as words ("mark", "phase-1", "--begin"). Returns the exit code: 0
-// done, 1 the user's mistake or the agent's refusal (one line on stderr), 2 a broken
-// connection or reply. Throws nothing.
-int runControlCommand(protocol::Client& client, const std::vector<std::string>& words, bool json, std::ostream& out);
+// Runs one command given as words ("mark", "phase-1", "--begin"). `pid`: the agent's (hello),
+// for start's default file name. Returns the exit code: 0 done, 1 the user's mistake or the
+// agent's refusal (one line on stderr), 2 a broken connection or reply. Throws nothing.
+int runControlCommand(protocol::Client& client, const std::vector<std::string>& words, bool json, long pid,
+                      std::ostream& out);
 
 // Splits a prompt line into words at blanks; single or double quotes keep blanks in a word.
 std::vector<std::string> splitWords(const std::string& line);

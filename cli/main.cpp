@@ -32,7 +32,7 @@ int run(int argc, char** argv) {
                                          addSnapshotCommand(app), addSnapshotsCommand(app), addExportCommand(app),
                                          addFlameCommand(app), addDiffCommand(app), addGraphCommand(app),
                                          addTimelineCommand(app), addSummaryCommand(app), addConnectCommand(app),
-                                         addAttachCommand(app), addListCommand(app)};
+                                         addTopCommand(app), addAttachCommand(app), addListCommand(app)};
   // CLI11 reports a mistyped command as "a subcommand is required"; name it instead.
   const auto named = [&](const Command& command) { return command.app->check_name(argv[1]); };
   if (argc > 1 && argv[1][0] != '-' && std::none_of(commands.begin(), commands.end(), named))

@@ -90,6 +90,35 @@ TEST(AnnotationTable, FilterResultIsKeptWithTheId) {
   EXPECT_EQ(table.lookup(user("u2")).id, 2u) << "non-matching annotations still get an id";
 }
 
+TEST(AnnotationTable, ANewFilterSettlesEveryKnownCombinationAgain) {
+  AnnotationFilter u1;
+  std::string why;
+  ASSERT_TRUE(u1.parse("user:u1", why));
+  AnnotationTable table(u1, /*max_annotations=*/2);
+  const uint32_t id1 = table.lookup(user("u1")).id;
+  const uint32_t id2 = table.lookup(user("u2")).id;
+  const uint32_t overflow = table.lookup(user("u3")).id;
+  EXPECT_EQ(table.matchesNow(id1), std::optional<bool>(true));
+  EXPECT_EQ(table.matchesNow(id2), std::optional<bool>(false));
+  EXPECT_EQ(table.matchesNow(0), std::optional<bool>(false)) << "unannotated threads do not match a filter";
+
+  AnnotationFilter u2;
+  ASSERT_TRUE(u2.parse("user:u2", why));
+  table.setFilter(u2);
+  EXPECT_FALSE(table.filterEmpty());
+  EXPECT_FALSE(table.lookup(user("u1")).matches);
+  EXPECT_TRUE(table.lookup(user("u2")).matches);
+  EXPECT_EQ(table.matchesNow(id1), std::optional<bool>(false));
+  EXPECT_EQ(table.matchesNow(id2), std::optional<bool>(true));
+  EXPECT_EQ(table.matchesNow(overflow), std::nullopt) << "the overflow id's values are not kept";
+  EXPECT_EQ(table.matchesNow(99), std::nullopt);
+
+  table.setFilter(AnnotationFilter());  // cleared: everything, unannotated threads too
+  EXPECT_TRUE(table.filterEmpty());
+  EXPECT_EQ(table.matchesNow(0), std::optional<bool>(true));
+  EXPECT_EQ(table.matchesNow(id1), std::optional<bool>(true));
+}
+
 TEST(AnnotationTable, BeyondTheCountLimitNewCombinationsShareTheOverflowId) {
   AnnotationFilter filter;
   std::string why;

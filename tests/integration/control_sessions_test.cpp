@@ -1,0 +1,237 @@
+// Sessions driven over the control server (docs/protocol.md), on real JVMs over real sockets
+// on 127.0.0.1: a recording started over control in a JVM whose agent records nothing yet
+// shows the workload's known split; a filter changed at run time changes which threads'
+// samples (annotations) and which objects (the alloc trace's classes) the recording holds; `stackscope top` names the hottest methods of a running
+// recording; `stackscope attach` drives an agent whose server already listens.
+#include <signal.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "annotation_helpers.h"
+#include "protocol/client.h"
+#include "protocol/discovery.h"
+
+namespace it {
+namespace {
+
+using protocol_json = stackscope::protocol::Json;
+using stackscope::protocol::Client;
+constexpr auto kWait = std::chrono::seconds(60);
+const std::string kThreeWay = kWorkloads + "ThreeWay.";
+
+class ControlSessions : public RecordingTest {
+ protected:
+  // Waits until the JVM's agent listens (its control files), then connects.
+  void connect(pid_t pid) {
+    const auto deadline = std::chrono::steady_clock::now() + kWait;
+    std::string error;
+    protocol_json hello;
+    while (!stackscope::protocol::connectToAgent(std::to_string(pid), "", client_, hello, error) &&
+           std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    ASSERT_EQ(hello.value("pid", 0), pid) << error;
+  }
+
+  protocol_json request(protocol_json command) {
+    protocol_json reply;
+    std::string error;
+    EXPECT_TRUE(client_.request(std::move(command), reply, error)) << error;
+    return reply;
+  }
+
+  // Polls status until the recording's writer has published `count` samples more than now.
+  void waitForMoreSamples(int64_t count) {
+    const int64_t start = request({{"cmd", "status"}}).value("samples", int64_t{0});
+    const auto deadline = std::chrono::steady_clock::now() + kWait;
+    while (request({{"cmd", "status"}}).value("samples", int64_t{0}) < start + count &&
+           std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+  }
+
+  // `stackscope connect PID WORDS...`, which must succeed.
+  ProcessResult connectCommand(pid_t pid, const std::vector<std::string>& words) {
+    std::vector<std::string> argv{STACKSCOPE_BIN, "connect", std::to_string(pid)};
+    argv.insert(argv.end(), words.begin(), words.end());
+    ProcessResult result = run(argv);
+    EXPECT_EQ(result.exit_code, 0) << words[0] << ": " << result.err << result.out;
+    return result;
+  }
+
+  Client client_;
+};
+
+// ThreeWay's 50/30/20 split by the methods' totals, within 10 points (as Attach's test).
+void expectThreeWaySplit(const json& methods) {
+  double total = 0;
+  std::map<std::string, double> seen;
+  for (const char* name : {"alpha", "beta", "gamma"}) {
+    seen[name] = methodTotal(methods, kThreeWay + name);
+    total += seen[name];
+  }
+  ASSERT_GE(total, 40) << "too few samples to judge the split: " << methods.dump(1).substr(0, 2000);
+  EXPECT_NEAR(seen["alpha"] / total, 0.5, 0.10);
+  EXPECT_NEAR(seen["beta"] / total, 0.3, 0.10);
+  EXPECT_NEAR(seen["gamma"] / total, 0.2, 0.10);
+}
+
+TEST_F(ControlSessions, StartOverControlInAJvmThatRecordsNothingShowsTheSplit) {
+  // control= alone: the agent listens and records nothing until a start.
+  Child jvm(javaCommand("AttachTarget", {"8000"}, {"-agentpath:" + agentPath() + "=control=0"}));
+  ASSERT_TRUE(jvm.waitForStdout("ready", kWait));
+  connect(jvm.pid());
+  EXPECT_FALSE(request({{"cmd", "status"}}).value("recording", true));
+
+  // start with attach's options, through the command line; stop; and a second session after it.
+  const std::string first = file("first.ssr");
+  connectCommand(jvm.pid(), {"start", "-e", "cpu", "-i", "5ms", "-o", first});
+  const protocol_json status = request({{"cmd", "status"}});
+  EXPECT_TRUE(status.value("recording", false));
+  EXPECT_EQ(status.at("settings").value("interval_ns", int64_t{0}), 5'000'000);
+  waitForMoreSamples(150);
+  connectCommand(jvm.pid(), {"stop"});
+  EXPECT_FALSE(request({{"cmd", "status"}}).value("recording", true));
+  const std::string second = file("second.ssr");
+  EXPECT_TRUE(request({{"cmd", "start"}, {"options", "event=wall,interval=20ms,file=" + second}}).value("ok", false));
+  waitForMoreSamples(10);
+  EXPECT_TRUE(request({{"cmd", "stop"}}).value("ok", false));
+
+  json methods = report(first);
+  EXPECT_EQ(methods.at("finished"), true);
+  expectThreeWaySplit(methods);
+  json wall = report(second);
+  EXPECT_EQ(wall.at("mode"), "wall");
+  EXPECT_GT(wall.at("samples").get<double>(), 0);
+
+  // detach: the JVM finishes its work with its usual output.
+  EXPECT_TRUE(request({{"cmd", "detach"}}).value("ok", false));
+  ProcessResult finished = jvm.wait(kWait * 2);
+  EXPECT_EQ(finished.exit_code, 0) << finished.err;
+  EXPECT_NE(finished.out.find("done"), std::string::npos);
+}
+
+TEST_F(ControlSessions, AFilterChangedAtRunTimeChangesWhichThreadsAreSampled) {
+  // Two workers annotated as users u1 and u2 burn CPU all along; the filter passes only u1
+  // for a while, then only u2. Each stretch is bounded by markers, read back as snapshots.
+  const std::string path = file("filtered.ssr");
+  Child jvm(apiJavaCommand("AnnotatedUsers", {"20000"},
+                           {"-agentpath:" + agentPath() + "=event=cpu,interval=5ms,control=0,file=" + path}));
+  connect(jvm.pid());
+  waitForMoreSamples(20);
+  for (const char* user : {"u1", "u2"}) {
+    connectCommand(jvm.pid(), {"filter", std::string("user:") + user});
+    EXPECT_TRUE(request({{"cmd", "mark"}, {"name", std::string("only-") + user}, {"kind", "begin"}}).value("ok", false));
+    waitForMoreSamples(60);
+    EXPECT_TRUE(request({{"cmd", "mark"}, {"name", std::string("only-") + user}, {"kind", "end"}}).value("ok", false));
+  }
+  // A malformed filter is refused and changes nothing; classes need the alloc trace.
+  protocol_json reply;
+  std::string error;
+  EXPECT_FALSE(client_.request({{"cmd", "filter"}, {"filter", "nokey:x"}}, reply, error));
+  EXPECT_EQ(reply.value("error", std::string()), "bad_argument") << reply.dump();
+  EXPECT_FALSE(client_.request({{"cmd", "filter"}, {"classes", "java.*"}}, reply, error));
+  EXPECT_EQ(reply.value("error", std::string()), "bad_argument") << reply.dump();
+  // Cleared: both users again.
+  connectCommand(jvm.pid(), {"filter", ""});
+  EXPECT_TRUE(request({{"cmd", "mark"}, {"name", "both"}, {"kind", "begin"}}).value("ok", false));
+  waitForMoreSamples(80);
+  EXPECT_TRUE(request({{"cmd", "mark"}, {"name", "both"}, {"kind", "end"}}).value("ok", false));
+  EXPECT_TRUE(request({{"cmd", "stop"}}).value("ok", false));
+
+  // Within each stretch, the other user's samples: none (a sample caught in the instant of
+  // the switch may land on the wrong side of the marker: 2 % of the stretch at most).
+  for (const auto& [kept, left_out] : {std::pair{"u1", "u2"}, std::pair{"u2", "u1"}}) {
+    json users = report(path, {"--snapshot", std::string("only-") + kept, "--view", "users"});
+    const double in = groupSamples(users, "users", kept);
+    EXPECT_GE(in, 40) << kept << ": " << users.dump(1);
+    EXPECT_LE(groupSamples(users, "users", left_out), 0.02 * in) << users.dump(1);
+  }
+  json both = report(path, {"--snapshot", "both", "--view", "users"});
+  EXPECT_GT(groupSamples(both, "users", "u1"), 10) << both.dump(1);
+  EXPECT_GT(groupSamples(both, "users", "u2"), 10) << both.dump(1);
+}
+
+// The sampled allocations of one class in a classes view of the alloc events, 0 when absent.
+double samplesOf(const json& view, const std::string& cls) {
+  const json* row = find(view, "classes", "value", cls);
+  return row ? row->at("samples").get<double>() : 0.0;
+}
+
+TEST_F(ControlSessions, AClassesFilterChangedAtRunTimeChangesWhichObjectsAreSampled) {
+  // byte[] and Pair in equal bytes all along; the alloc trace keeps only byte[] for a while.
+  const std::string path = file("allocs.ssr");
+  const std::string stop = file("stop");
+  Child jvm(javaCommand("AllocatingUntil", {stop},
+                        {"-agentpath:" + agentPath() + "=event=alloc,alloc=64k,control=0,file=" + path}));
+  ASSERT_TRUE(jvm.waitForStdout("allocating", kWait));
+  connect(jvm.pid());
+  connectCommand(jvm.pid(), {"filter", "--classes", "byte[]"});
+  // Sampled by bytes allocated, hundreds of samples per second of the loop even on a busy
+  // machine: a second holds plenty.
+  for (const char* name : {"buffers", "both"}) {
+    EXPECT_TRUE(request({{"cmd", "mark"}, {"name", name}, {"kind", "begin"}}).value("ok", false));
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    EXPECT_TRUE(request({{"cmd", "mark"}, {"name", name}, {"kind", "end"}}).value("ok", false));
+    if (std::string(name) == "buffers") connectCommand(jvm.pid(), {"filter", "--classes", ""});
+  }
+  EXPECT_TRUE(request({{"cmd", "stop"}}).value("ok", false));
+  std::ofstream(stop) << "stop\n";
+
+  // No Pair while only byte[] was wanted (2 % of the stretch: an allocation timed just before
+  // the end marker but checked after the filter was cleared); equal bytes, and so about as
+  // many samples of each, once cleared.
+  const std::string pair = kWorkloads + "Allocations$Pair";
+  const json buffers = report(path, {"--snapshot", "buffers", "--event", "alloc", "--view", "classes"});
+  EXPECT_GE(samplesOf(buffers, "byte[]"), 20) << buffers.dump(1);
+  EXPECT_LE(samplesOf(buffers, pair), 0.02 * samplesOf(buffers, "byte[]")) << buffers.dump(1);
+  const json both = report(path, {"--snapshot", "both", "--event", "alloc", "--view", "classes"});
+  const double both_buffers = samplesOf(both, "byte[]");
+  EXPECT_GE(both_buffers, 20) << both.dump(1);
+  EXPECT_NEAR(samplesOf(both, pair) / both_buffers, 1.0, 0.5) << both.dump(1);
+}
+
+TEST_F(ControlSessions, TopJsonNamesTheHottestMethods) {
+  Child jvm(javaCommand("AttachTarget", {"20000"},
+                        {"-agentpath:" + agentPath() + "=event=cpu,interval=5ms,control=0,file=" + file("top.ssr")}));
+  ASSERT_TRUE(jvm.waitForStdout("ready", kWait));
+  ProcessResult top = run({STACKSCOPE_BIN, "top", std::to_string(jvm.pid()), "--json", "--iterations", "2",
+                           "--interval", "1s", "--window", "10s", "--top", "0"});
+  ASSERT_EQ(top.exit_code, 0) << top.err;
+  std::istringstream lines(top.out);
+  std::vector<json> refreshes;
+  for (std::string line; std::getline(lines, line);) refreshes.push_back(json::parse(line));
+  ASSERT_EQ(refreshes.size(), 2u) << top.out;
+  const json& last = refreshes.back();
+  EXPECT_EQ(last.at("iteration"), 2);
+  EXPECT_EQ(last.at("recording"), true);
+  EXPECT_GT(last.at("samples_per_second").get<double>(), 0);
+  EXPECT_TRUE(last.contains("heap_used_bytes")) << "no status report in the window";
+  // The hottest by self time is the work alpha does (Cpu.mix, called by alpha only), and the
+  // three methods' totals split as they burn.
+  ASSERT_FALSE(last.at("methods").empty());
+  EXPECT_EQ(last.at("methods")[0].at("method"), kWorkloads + "Cpu.mix") << last.dump(1).substr(0, 2000);
+  expectThreeWaySplit(last);
+}
+
+TEST_F(ControlSessions, AttachDrivesAnAgentWhoseServerListensAndLeavesItListening) {
+  Child jvm(javaCommand("AttachTarget", {"20000"}, {"-agentpath:" + agentPath() + "=control=0"}));
+  ASSERT_TRUE(jvm.waitForStdout("ready", kWait));
+  connect(jvm.pid());
+  const std::string path = file("attached.ssr");
+  ProcessResult attached =
+      run({STACKSCOPE_BIN, "attach", std::to_string(jvm.pid()), "-e", "cpu", "-i", "5ms", "--duration", "2s", "-o", path});
+  ASSERT_EQ(attached.exit_code, 0) << attached.err;
+  EXPECT_NE(attached.err.find("left open"), std::string::npos) << attached.err;
+  expectThreeWaySplit(report(path));
+  // The server found through its control files still serves, with no recording running.
+  protocol_json status = request({{"cmd", "status"}});
+  EXPECT_TRUE(status.value("ok", false));
+  EXPECT_FALSE(status.value("recording", true));
+}
+
+}  // namespace
+}  // namespace it
