@@ -20,11 +20,9 @@
 #include <iostream>
 #include <memory>
 
-#include "agent/attach_codes.h"
 #include "cli/agent_args.h"
 #include "cli/command.h"
-#include "native/jvm_attach.h"
-#include "protocol/client.h"
+#include "cli/driven_jvm.h"
 
 namespace stackscope::cli {
 
@@ -39,24 +37,6 @@ struct AttachArgs {
   std::string duration = "30s";
   std::string timeout = "10s";
 };
-
-pid_t parsePid(const std::string& text) {
-  char* end = nullptr;
-  errno = 0;
-  const long pid = std::strtol(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || errno != 0 || pid <= 0 || pid > 0x3fffffff)
-    throw UserError("'" + text + "' is not a process id");
-  return static_cast<pid_t>(pid);
-}
-
-// The attach library's errors are the user's to fix (wrong pid, another user's JVM, attach
-// disabled, a JVM that does not answer): exit 1 with its message.
-native::AttachResult sendToAgent(pid_t pid, const fs::path& agent, const std::string& options, int timeout_ms) {
-  native::AttachResult result = native::loadAgent(pid, agent.string(), options, timeout_ms);
-  if (result.error == native::AttachError::Failed && result.agent_code != 0)
-    result.message = "JVM " + std::to_string(pid) + ": " + agent::attachCodeMeaning(result.agent_code);
-  return result;
-}
 
 // Waits until the duration passes, SIGINT or SIGTERM comes, or the JVM exits. True when the
 // JVM still runs (and the agent must be told to detach).
@@ -81,29 +61,6 @@ bool waitForEnd(pid_t pid, int64_t duration_ns) {
   }
 }
 
-// One request to the agent; the agent's refusal or a broken connection is the user's error.
-protocol::Json ask(protocol::Client& client, protocol::Json command, pid_t pid) {
-  protocol::Json reply;
-  std::string error;
-  if (!client.request(std::move(command), reply, error, 30'000))
-    throw UserError("JVM " + std::to_string(pid) + ": " + error);
-  return reply;
-}
-
-// After detach: the agent closes the connection once it is gone from the JVM.
-bool waitForClose(protocol::Client& client, int timeout_ms) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
-  for (;;) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) return false;
-    protocol::Frame frame;
-    std::string error;
-    const auto got = client.receive(frame, static_cast<int>(left.count()), error);
-    if (got == protocol::Client::Received::Closed) return true;
-    if (got != protocol::Client::Received::Frame) return false;
-  }
-}
-
 int runAttach(const AttachArgs& args) {
   const pid_t pid = parsePid(args.pid);
   const int64_t duration_ns = parseDurationOption(args.duration, "--duration");
@@ -113,31 +70,13 @@ int runAttach(const AttachArgs& args) {
   const fs::path output = fs::absolute(shown).lexically_normal();
   checkOptionValue(output.string(), "the output path");
   const std::string options = agentOptions(args.agent, output, "");
-  protocol::Client client;
-  protocol::Json hello;
-  std::string error;
-  // Our own server, detached at the end; one that listened already is someone else's.
-  bool opened_server = false;
-  if (!protocol::connectToAgent(std::to_string(pid), "", client, hello, error)) {
-    const fs::path agent = findAgent();
-    if (::kill(pid, 0) == 0 && !native::visibleToProcess(pid, agent.string())) {
-      throw UserError("the agent " + agent.string() + " is not in the file system of JVM " + std::to_string(pid) +
-                      " (a container?): run stackscope attach inside it");
-    }
-    const native::AttachResult loaded = sendToAgent(pid, agent, "control=127.0.0.1:0", timeout_ms);
-    if (loaded.error != native::AttachError::None) throw UserError(loaded.message);
-    opened_server = true;
-    if (!protocol::connectToAgent(std::to_string(pid), "", client, hello, error))
-      throw UserError("JVM " + std::to_string(pid) + ": the agent's control server: " + error);
-  }
+  DrivenJvm jvm;
+  connectOrLoadAgent(pid, timeout_ms, jvm);
   protocol::Json reply;
-  if (!client.request(protocol::Json{{"cmd", "start"}, {"options", options}}, reply, error, 30'000)) {
+  std::string error;
+  if (!jvm.client.request(protocol::Json{{"cmd", "start"}, {"options", options}}, reply, error, 30'000)) {
     // Ours and idle: leave the JVM as found. Someone else's, or recording already: untouched.
-    if (opened_server && reply.value("error", std::string()) != protocol::error::kUnavailable) {
-      protocol::Json ignored;
-      std::string detach_error;
-      if (client.request(protocol::Json{{"cmd", "detach"}}, ignored, detach_error)) waitForClose(client, timeout_ms);
-    }
+    if (jvm.opened_server && reply.value("error", std::string()) != protocol::error::kUnavailable) detachAgent(jvm, timeout_ms);
     throw UserError("JVM " + std::to_string(pid) + ": " + error);
   }
   std::cerr << "stackscope: recording JVM " << pid << " into " << shown << " for " << args.duration
@@ -145,10 +84,9 @@ int runAttach(const AttachArgs& args) {
   if (!waitForEnd(pid, duration_ns)) {
     std::cerr << "stackscope: JVM " << pid << " exited; its agent finished the recording\n";
   } else {
-    ask(client, protocol::Json{{"cmd", "stop"}}, pid);
-    if (opened_server) {
-      ask(client, protocol::Json{{"cmd", "detach"}}, pid);
-      if (!waitForClose(client, timeout_ms)) {
+    askJvm(jvm, protocol::Json{{"cmd", "stop"}});
+    if (jvm.opened_server) {
+      if (!detachAgent(jvm, timeout_ms)) {
         std::cerr << "stackscope: error: JVM " << pid << ": the agent did not finish its detach within " << args.timeout
                   << '\n';
         return 2;

@@ -5,7 +5,8 @@
 // so the hottest methods are the methods view's statistic over that window; the rest comes
 // from the status command (losses, the process's memory) and the recording's status reports
 // (heap, GC). The agent writes its chunks at least once a second: the newest second or so is
-// missing from a refresh until the next one.
+// missing from a refresh until the next one. A JVM given by pid with no listening agent gets
+// one for the view (LoadedForTop), detached again at the end.
 #include <unistd.h>
 
 #include <algorithm>
@@ -20,8 +21,10 @@
 #include "analysis/load.h"
 #include "analysis/method_stats.h"
 #include "analysis/status_summary.h"
+#include "cli/agent_args.h"
 #include "cli/command.h"
 #include "cli/control_session.h"
+#include "cli/driven_jvm.h"
 #include "cli/interrupt.h"
 #include "export/json_report.h"
 #include "export/text_report.h"
@@ -154,14 +157,55 @@ void printText(const Json& view, std::ostream& out) {
   out.flush();
 }
 
+// A JVM given by pid whose agent does not listen (or that has none) gets one, loaded as
+// `attach` does, with a cpu recording at 10 ms into a temporary file the JVM writes; at the end
+// the recording is stopped, the agent detached and the file removed: the JVM is left as found.
+class LoadedForTop {
+ public:
+  LoadedForTop(const std::string& target, const std::string& token, DrivenJvm& jvm) : jvm_(jvm) {
+    std::string error;
+    const bool by_pid = !target.empty() && target.find_first_not_of("0123456789") == std::string::npos;
+    if (!by_pid || !token.empty()) {
+      if (!protocol::connectToAgent(target, token, jvm.client, jvm.hello, error)) throw UserError(error);
+      return;
+    }
+    connectOrLoadAgent(parsePid(target), kTimeoutMs, jvm);
+    if (!jvm.opened_server) return;
+    file_ = (std::filesystem::temp_directory_path() /
+             ("stackscope-top-" + target + "-" + std::to_string(Clock::now().time_since_epoch().count()) + ".ssr"))
+                .string();
+    Json reply;
+    if (!jvm.client.request(Json{{"cmd", "start"}, {"options", agentOptions(AgentArgs{}, file_, "")}}, reply, error, 30'000)) {
+      detachAgent(jvm, kTimeoutMs);
+      throw UserError("JVM " + target + ": " + error);
+    }
+  }
+  ~LoadedForTop() {
+    if (!jvm_.opened_server) return;
+    Json reply;
+    std::string error;
+    jvm_.client.request(Json{{"cmd", "stop"}}, reply, error, 30'000);
+    if (!detachAgent(jvm_, kTimeoutMs)) std::cerr << "stackscope: warning: the agent did not finish its detach in time\n";
+    std::filesystem::remove(file_, ignored_);
+  }
+  LoadedForTop(const LoadedForTop&) = delete;
+  LoadedForTop& operator=(const LoadedForTop&) = delete;
+
+ private:
+  static constexpr int kTimeoutMs = 10'000;
+  DrivenJvm& jvm_;
+  std::string file_;
+  std::error_code ignored_;
+};
+
 int runTop(const TopArgs& args) {
   const int64_t interval_ns = parseDurationOption(args.interval, "--interval");
   const int64_t window_ns = parseDurationOption(args.window, "--window");
   if (args.iterations < 0) throw UserError("--iterations must be 0 (no limit) or more");
-  protocol::Client client;
-  Json hello;
+  DrivenJvm jvm;
+  const LoadedForTop loaded(args.target, args.token, jvm);
+  protocol::Client& client = jvm.client;
   std::string error;
-  if (!protocol::connectToAgent(args.target, args.token, client, hello, error)) throw UserError(error);
   StreamFile stream;
   client.setStreamSink([&](std::string_view bytes) { stream.append(bytes); });
   Json reply;
@@ -215,8 +259,9 @@ Command addTopCommand(CLI::App& parent) {
   cmd->add_option("--iterations", args->iterations, "Refreshes before it exits (default 0: until Ctrl-C or the end)");
   cmd->add_flag("--json", args->json, "One JSON object per refresh, one per line");
   cmd->footer(
-      "The agent must run with a control server (control=..., or a JVM stackscope attach is driving) and a\n"
-      "recording. --json: each line is the methods view of `report --json` over the window (its header\n"
+      "A JVM given by pid whose agent does not listen gets one as with `stackscope attach`, recording cpu\n"
+      "samples every 10 ms for the view; at the end it is stopped and detached and its file removed. An agent\n"
+      "that listens already (control=..., or a JVM stackscope attach is driving) is watched as it is. --json: each line is the methods view of `report --json` over the window (its header\n"
       "members, methods: [{method, display, self, total, self_pct, total_pct, ...}] hottest first), plus\n"
       "iteration, window_ns, covered_ns (the part of the window the stream holds yet), samples_per_second\n"
       "(samples in the window / covered_ns), recording (the agent still records), samples_taken, lost_taken,\n"

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "annotation_helpers.h"
+#include "native/jvm_attach.h"
 #include "protocol/client.h"
 #include "protocol/discovery.h"
 
@@ -215,6 +216,31 @@ TEST_F(ControlSessions, TopJsonNamesTheHottestMethods) {
   ASSERT_FALSE(last.at("methods").empty());
   EXPECT_EQ(last.at("methods")[0].at("method"), kWorkloads + "Cpu.mix") << last.dump(1).substr(0, 2000);
   expectThreeWaySplit(last);
+}
+
+// top on a JVM started without the agent: it loads one as attach does, records for the view,
+// and at the end stops, detaches and removes its file; the JVM runs on with no agent thread.
+TEST_F(ControlSessions, TopOnAJvmWithoutTheAgentLoadsItAndLeavesNothingBehind) {
+  Child jvm(javaCommand("AttachTarget", {"20000"}));
+  ASSERT_TRUE(jvm.waitForStdout("ready", kWait));
+  ProcessResult top = run({STACKSCOPE_BIN, "top", std::to_string(jvm.pid()), "--json", "--iterations", "3",
+                           "--interval", "1s", "--top", "0"});
+  ASSERT_EQ(top.exit_code, 0) << top.err;
+  std::istringstream lines(top.out);
+  std::vector<json> refreshes;
+  for (std::string line; std::getline(lines, line);) refreshes.push_back(json::parse(line));
+  ASSERT_EQ(refreshes.size(), 3u) << top.out;
+  const json& last = refreshes.back();
+  ASSERT_FALSE(last.at("methods").empty()) << last.dump(1).substr(0, 2000);
+  EXPECT_EQ(last.at("methods")[0].at("method"), kWorkloads + "Cpu.mix") << last.dump(1).substr(0, 2000);
+  expectThreeWaySplit(last);
+  const stackscope::native::AttachResult dump = stackscope::native::attachCommand(jvm.pid(), "threaddump", {}, 10'000);
+  ASSERT_EQ(dump.error, stackscope::native::AttachError::None) << dump.message;
+  EXPECT_EQ(dump.reply.find("\"stackscope-"), std::string::npos) << dump.reply;
+  EXPECT_NE(dump.reply.find("\"main\""), std::string::npos) << "the dump is the real list";
+  const std::string prefix = "stackscope-top-" + std::to_string(jvm.pid()) + "-";
+  for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::temp_directory_path()))
+    EXPECT_NE(entry.path().filename().string().rfind(prefix, 0), 0u) << entry.path() << " left behind";
 }
 
 TEST_F(ControlSessions, AttachDrivesAnAgentWhoseServerListensAndLeavesItListening) {
