@@ -195,17 +195,24 @@ TEST_F(ControlSessions, AClassesFilterChangedAtRunTimeChangesWhichObjectsAreSamp
   EXPECT_NEAR(samplesOf(both, pair) / both_buffers, 1.0, 0.5) << both.dump(1);
 }
 
+// `top PID --json` for `iterations` refreshes of a second over the last 10 s: one object each.
+std::vector<json> topRefreshes(pid_t pid, int iterations) {
+  ProcessResult top = run({STACKSCOPE_BIN, "top", std::to_string(pid), "--json", "--iterations", std::to_string(iterations),
+                           "--interval", "1s", "--window", "10s", "--top", "0"});
+  EXPECT_EQ(top.exit_code, 0) << top.err;
+  std::istringstream lines(top.out);
+  std::vector<json> refreshes;
+  for (std::string line; std::getline(lines, line);) refreshes.push_back(json::parse(line));
+  EXPECT_EQ(refreshes.size(), static_cast<size_t>(iterations)) << top.out;
+  return refreshes;
+}
+
 TEST_F(ControlSessions, TopJsonNamesTheHottestMethods) {
   Child jvm(javaCommand("AttachTarget", {"20000"},
                         {"-agentpath:" + agentPath() + "=event=cpu,interval=5ms,control=0,file=" + file("top.ssr")}));
   ASSERT_TRUE(jvm.waitForStdout("ready", kWait));
-  ProcessResult top = run({STACKSCOPE_BIN, "top", std::to_string(jvm.pid()), "--json", "--iterations", "2",
-                           "--interval", "1s", "--window", "10s", "--top", "0"});
-  ASSERT_EQ(top.exit_code, 0) << top.err;
-  std::istringstream lines(top.out);
-  std::vector<json> refreshes;
-  for (std::string line; std::getline(lines, line);) refreshes.push_back(json::parse(line));
-  ASSERT_EQ(refreshes.size(), 2u) << top.out;
+  const std::vector<json> refreshes = topRefreshes(jvm.pid(), 2);
+  ASSERT_EQ(refreshes.size(), 2u);
   const json& last = refreshes.back();
   EXPECT_EQ(last.at("iteration"), 2);
   EXPECT_EQ(last.at("recording"), true);
@@ -223,13 +230,8 @@ TEST_F(ControlSessions, TopJsonNamesTheHottestMethods) {
 TEST_F(ControlSessions, TopOnAJvmWithoutTheAgentLoadsItAndLeavesNothingBehind) {
   Child jvm(javaCommand("AttachTarget", {"20000"}));
   ASSERT_TRUE(jvm.waitForStdout("ready", kWait));
-  ProcessResult top = run({STACKSCOPE_BIN, "top", std::to_string(jvm.pid()), "--json", "--iterations", "3",
-                           "--interval", "1s", "--top", "0"});
-  ASSERT_EQ(top.exit_code, 0) << top.err;
-  std::istringstream lines(top.out);
-  std::vector<json> refreshes;
-  for (std::string line; std::getline(lines, line);) refreshes.push_back(json::parse(line));
-  ASSERT_EQ(refreshes.size(), 3u) << top.out;
+  const std::vector<json> refreshes = topRefreshes(jvm.pid(), 3);
+  ASSERT_EQ(refreshes.size(), 3u);
   const json& last = refreshes.back();
   ASSERT_FALSE(last.at("methods").empty()) << last.dump(1).substr(0, 2000);
   EXPECT_EQ(last.at("methods")[0].at("method"), kWorkloads + "Cpu.mix") << last.dump(1).substr(0, 2000);
