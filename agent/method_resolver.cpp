@@ -83,6 +83,36 @@ uint32_t MethodResolver::nativeId(uintptr_t pc) {
   return id;
 }
 
+void MethodResolver::restart() {
+  std::vector<Origin> previous(next_id_);
+  for (const auto& [method, id] : ids_) previous[id] = {Origin::Kind::Java, method, 0, {}};
+  if (truncated_id_ != 0) previous[truncated_id_].kind = Origin::Kind::Truncated;
+  for (const auto& [name, id] : stub_ids_) previous[id] = {Origin::Kind::Stub, nullptr, 0, name};
+  for (const auto& [name, id] : named_ids_) previous[id] = {Origin::Kind::Named, nullptr, 0, name};
+  for (const auto& [pc, id] : native_ids_) previous[id] = {Origin::Kind::Native, nullptr, pc, {}};
+  previous_.swap(previous);
+  std::unordered_map<const void*, uint32_t>().swap(ids_);
+  std::unordered_map<std::string, uint32_t>().swap(stub_ids_);
+  std::unordered_map<std::string, uint32_t>().swap(named_ids_);
+  std::unordered_map<uintptr_t, uint32_t>().swap(native_ids_);
+  truncated_id_ = 0;
+  next_id_ = 1;
+}
+
+uint32_t MethodResolver::renamed(JNIEnv* jni, uint32_t previous_id) {
+  if (previous_id >= previous_.size()) return namedId(kUnknown);
+  const Origin& origin = previous_[previous_id];
+  switch (origin.kind) {
+    case Origin::Kind::Java: return idFor(jni, origin.method);
+    case Origin::Kind::Truncated: return truncatedId();
+    case Origin::Kind::Stub: return stubId(origin.name.c_str());
+    case Origin::Kind::Named: return namedId(origin.name);
+    case Origin::Kind::Native: return nativeId(origin.pc);
+    case Origin::Kind::None: break;
+  }
+  return namedId(kUnknown);
+}
+
 format::MethodRecord MethodResolver::describe(JNIEnv* jni, jmethodID method, uint32_t id) {
   format::MethodRecord record;
   record.id = id;

@@ -38,7 +38,22 @@ class MethodResolver {
   // (native_frame_addresses.h); one per pc.
   uint32_t nativeId(uintptr_t pc);
 
+  // Rotation: the writer went on in a new file, where no method is known yet. Ids are given
+  // again as methods are next seen; until forgetPrevious(), `renamed` gives the new id of a
+  // method by its id in the file before (for the stacks the writer keeps across files).
+  void restart();
+  uint32_t renamed(JNIEnv* jni, uint32_t previous_id);
+  void forgetPrevious() { std::vector<Origin>().swap(previous_); }
+
  private:
+  // What an id stands for, to name it again in the next file.
+  struct Origin {
+    enum class Kind : uint8_t { None, Java, Truncated, Stub, Named, Native } kind = Kind::None;
+    const void* method = nullptr;  // Java
+    uintptr_t pc = 0;              // Native
+    std::string name;              // Stub, Named
+  };
+
   format::MethodRecord describe(JNIEnv* jni, jmethodID method, uint32_t id);
 
   jvmtiEnv* jvmti_;
@@ -51,6 +66,7 @@ class MethodResolver {
   ClassSources class_sources_;
   NativeFrameAddresses native_addresses_;
   std::unordered_map<uintptr_t, uint32_t> native_ids_;  // pcs in a known module
+  std::vector<Origin> previous_;  // by id in the file before a rotation, until forgetPrevious()
 };
 
 }  // namespace stackscope::agent

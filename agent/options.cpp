@@ -12,10 +12,10 @@ namespace {
 
 constexpr std::string_view kKnownKeys =
     "event, interval, file, overwrite, children, native, status, filter, alloc, classes, lock, exception, metrics, histo, "
-    "control, strict";
+    "control, rotate, maxfiles, strict";
 constexpr std::string_view kValueKeys[] = {"event",  "interval", "file",  "overwrite", "children", "native", "status",
                                            "filter", "alloc",    "classes", "lock",    "exception", "metrics",  "histo",
-                                           "control"};
+                                           "control", "rotate", "maxfiles"};
 
 std::string badOption(std::string_view item, std::string_view why) {
   std::string message = "stackscope: bad agent option '";
@@ -68,6 +68,43 @@ bool parseAllocInterval(std::string_view value, int64_t& out, std::string& why) 
   number *= unit;
   if (number < kMinAllocInterval || number > kMaxAllocInterval) return false;
   out = number;
+  return true;
+}
+
+// rotate=: a size when the value is a number with k, m or g (KiB, MiB, GiB: "256m"), else a
+// duration ("1h", "30s", "1h30m"): "30m" is 30 MiB, half an hour is "1800s".
+bool parseRotate(std::string_view value, Options& options, std::string& why) {
+  const size_t digits = value.find_first_not_of("0123456789");
+  const bool sized = digits != std::string_view::npos && digits > 0 && digits + 1 == value.size() &&
+                     std::string_view("kKmMgG").find(value.back()) != std::string_view::npos;
+  if (!sized) {
+    if (!parseDuration(value)) {
+      why = "expected a duration such as 1h or 30s, or a size such as 256m (k, m, g: KiB, MiB, GiB)";
+      return false;
+    }
+    return parseBoundedDuration(value, kMinRotateInterval, kMaxRotateInterval, "1s and 7 days (168h)",
+                                options.rotate_ns, why);
+  }
+  const char unit = static_cast<char>(value.back() | 0x20);
+  const int shift = unit == 'k' ? 10 : unit == 'm' ? 20 : 30;
+  uint64_t number = 0;  // at most 12 digits: no overflow below, and anything longer is too big
+  for (char c : value.substr(0, std::min<size_t>(digits, 13))) number = number * 10 + static_cast<uint64_t>(c - '0');
+  if (digits > 12 || number > (kMaxRotateBytes >> shift) || (number << shift) < kMinRotateBytes) {
+    why = "a size must be between 64k and 1024g";
+    return false;
+  }
+  options.rotate_bytes = number << shift;
+  return true;
+}
+
+bool parseMaxFiles(std::string_view value, uint32_t& out, std::string& why) {
+  uint64_t n = 0;
+  for (char c : value) n = c >= '0' && c <= '9' && n <= kMaxMaxFiles ? n * 10 + static_cast<uint64_t>(c - '0') : UINT64_MAX;
+  if (value.empty() || n < 1 || n > kMaxMaxFiles) {
+    why = "expected a count of files from 1 to 1000000";
+    return false;
+  }
+  out = static_cast<uint32_t>(n);
   return true;
 }
 
@@ -223,6 +260,8 @@ bool applyItem(std::string_view item, Options& options, std::string& why) {
     options.has_control = protocol::parseEndpoint(value, options.control, why);
     return options.has_control;
   }
+  if (key == "rotate") return parseRotate(value, options, why);
+  if (key == "maxfiles") return parseMaxFiles(value, options.max_files, why);
   if (key == "overwrite") return parseYesNo(value, options.overwrite, why);
   if (key == "native") return parseYesNo(value, options.native, why);
   if (key == "children") {
@@ -257,6 +296,7 @@ ParseResult parseOptions(std::string_view text, int64_t pid) {
   std::vector<std::string_view> seen_keys;  // a handful of items: a linear search is fine
   std::vector<std::string_view> alloc_items;  // alloc= and classes=, checked against event= at the end
   std::string_view exception_item;            // exception=, likewise
+  std::string_view maxfiles_item;             // maxfiles=, checked against rotate= at the end
   for (size_t start = 0; start <= text.size();) {
     size_t end = text.find(',', start);
     if (end == std::string_view::npos) end = text.size();
@@ -280,6 +320,7 @@ ParseResult parseOptions(std::string_view text, int64_t pid) {
     seen_keys.push_back(key);
     if (key == "alloc" || key == "classes") alloc_items.push_back(item);
     if (key == "exception") exception_item = item;
+    if (key == "maxfiles") maxfiles_item = item;
     if (!applyItem(item, options, why)) {
       result.error = badOption(item, why);
       return result;
@@ -297,6 +338,10 @@ ParseResult parseOptions(std::string_view text, int64_t pid) {
   }
   if (!exception_item.empty() && !(options.traces & kTraceException)) {
     result.error = badOption(exception_item, "only the exception trace uses it: add exception to event=");
+    return result;
+  }
+  if (!maxfiles_item.empty() && options.rotate_ns == 0 && options.rotate_bytes == 0) {
+    result.error = badOption(maxfiles_item, "only rotation uses it: add rotate=DURATION or rotate=SIZE");
     return result;
   }
   options.sample_metrics &= ~kMetricsNone;

@@ -13,7 +13,8 @@
 // each sample carries, thread_metrics.h; a comma list like event='s, or none), and
 // "histo=10s|gc|gc:N" (the class histogram, class_histogram.h), and
 // "control=PORT|IPv4:PORT|unix:PATH" (the control server, control_server.h: PORT alone listens
-// on 127.0.0.1, port 0 picks a free one).
+// on 127.0.0.1, port 0 picks a free one), and "rotate=1h|256m" with "maxfiles=N" (the recording
+// goes on in a new file each hour or each 256 MiB, keeping the newest N; rotation.h).
 // Pure parsing: no JVMTI, no I/O, so it is unit-tested on its own, and `stackscope record`
 // runs the same parser on the string it is about to pass, so a mistake fails before the JVM
 // starts with exactly the agent's message (target stackscope_agent_options).
@@ -86,6 +87,11 @@ struct Options {
   // histo=gc:N after every Nth garbage collection (histo=gc: every one); and one at the end.
   int64_t histo_interval_ns = 0;
   uint32_t histo_gcs = 0;
+  // Rotation (rotation.h), off when both are 0: a new file once the current one is this old
+  // or this big; at most max_files files kept (0: all).
+  int64_t rotate_ns = 0;
+  uint64_t rotate_bytes = 0;
+  uint32_t max_files = 0;
   // The control server (docs/protocol.md), off unless control= is given.
   bool has_control = false;
   protocol::Endpoint control;
@@ -108,6 +114,11 @@ inline constexpr int64_t kMinAllocInterval = 1024;                 // 1k: smalle
 inline constexpr int64_t kMaxAllocInterval = int64_t{1} << 30;     // 1g: JVMTI takes a jint
 inline constexpr int64_t kMinLockThreshold = 1'000;                // 1us
 inline constexpr int64_t kMaxLockThreshold = 3'600'000'000'000;   // 1h
+inline constexpr int64_t kMinRotateInterval = 1'000'000'000;         // 1s: a file holds at least one flush
+inline constexpr int64_t kMaxRotateInterval = 604'800'000'000'000;   // a week
+inline constexpr uint64_t kMinRotateBytes = 64 * 1024;                // 64k: a few chunks
+inline constexpr uint64_t kMaxRotateBytes = uint64_t{1} << 40;        // 1024g
+inline constexpr uint32_t kMaxMaxFiles = 1'000'000;
 
 // `text` may be empty (no options). `pid` names the default output file.
 ParseResult parseOptions(std::string_view text, int64_t pid);

@@ -25,6 +25,9 @@ class RawStackCache {
     return it != entries_.end() && it->second.top == top && same(it->second.frames, frames) ? it->second.stack : 0;
   }
 
+  // Rotation: the ids belong to the file before (method_resolver.h, restart).
+  void forget() { std::unordered_map<uint64_t, Entry>().swap(entries_); }
+
   void remember(uint32_t top, const std::vector<RawFrame>& frames, uint32_t stack) {
     if (entries_.size() >= kMaxEntries) entries_.clear();
     entries_[hashOf(top, frames)] = {top, frames, stack};

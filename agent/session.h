@@ -83,7 +83,7 @@ struct Session {
                        (options.traces & kTraceAlloc) ? &allocs : nullptr,
                        (options.traces & kTraceLock) ? &locks : nullptr,
                        (options.traces & kTraceLock) ? &lock_owners : nullptr,
-                       histogramOn() ? &histogram : nullptr, &thread_parents, start_ns}) {}
+                       histogramOn() ? &histogram : nullptr, &thread_parents, start_ns, &file_path}) {}
 
   bool histogramOn() const { return options.histo_interval_ns > 0 || options.histo_gcs > 0; }
   // Mixed mode in cpu mode samples the JVM's own threads, unless a collection-time filter

@@ -25,6 +25,7 @@ bool WriterThread::start(JNIEnv* jni) {
   const int64_t now = monotonicNs();
   next_status_ns_ = now + in_.options->status_interval_ns;
   next_flush_ns_ = now + std::min(kMaxFlushPeriodNs, in_.options->status_interval_ns);
+  rotation_.emplace(*in_.options, *in_.file_path, now);
   return thread_.start(in_.jvmti, jni, "stackscope-writer", run, this);
 }
 
@@ -85,7 +86,7 @@ bool WriterThread::dumpTo(JNIEnv* jni, const std::string& path, int64_t timeout_
 
 void WriterThread::publish() {
   committed_bytes_.store(in_.writer->bytesWritten(), std::memory_order_release);
-  samples_written_.store(in_.writer->samplesWritten(), std::memory_order_relaxed);
+  samples_written_.store(sessionSamples(), std::memory_order_relaxed);
 }
 
 void WriterThread::cycle(JNIEnv* jni, bool last) {
@@ -103,7 +104,7 @@ void WriterThread::cycle(JNIEnv* jni, bool last) {
 
   if (last || now >= next_status_ns_) {
     in_.writer->writeStatus(in_.status->take(jni, now, time_ns));
-    for (const std::string& warning : in_.status->samplingWarnings(in_.writer->samplesWritten())) {
+    for (const std::string& warning : in_.status->samplingWarnings(sessionSamples())) {
       std::fprintf(stderr, "stackscope: warning: %s\n", warning.c_str());
       in_.writer->writeAgentWarning({time_ns, warning});
     }
@@ -121,11 +122,15 @@ void WriterThread::cycle(JNIEnv* jni, bool last) {
     if (!in_.writer->flush()) fail();
     next_flush_ns_ = now + std::min(kMaxFlushPeriodNs, in_.options->status_interval_ns);
   }
+  // After the flush, which made the file's size known; a file ends between two cycles, so it
+  // is at most one cycle's events longer or larger than asked.
+  if (!failed_ && rotation_->on() && rotation_->due(now, in_.writer->bytesWritten())) rotate(jni, now, time_ns);
   publish();
   // Threads that ended before the previous drain can have nothing left in the ring now.
   for (uint32_t thread : ended_before_) {
     last_stack_.erase(thread);
     last_frames_.erase(thread);
+    thread_records_.erase(thread);
   }
   ended_before_.swap(ended_);
   ended_.clear();
@@ -137,6 +142,7 @@ void WriterThread::drainMeta() {
     if (event.has_record) {
       in_.writer->writeThread(event.record);
       threads_written_.insert(event.thread);
+      thread_records_[event.thread] = event.record;
     }
     switch (event.kind) {
       case MetaEvent::Kind::ThreadStart:
@@ -272,6 +278,40 @@ void WriterThread::writeLostDeltas(int64_t time_ns) {
       lost_reported_[reason] = count;
     }
   }
+}
+
+void WriterThread::rotate(JNIEnv* jni, int64_t now, int64_t time_ns) {
+  writeLostDeltas(time_ns);
+  const uint64_t samples = in_.writer->samplesWritten();
+  if (!in_.writer->continueIn(rotation_->next(now), time_ns)) {
+    fail();
+    return;
+  }
+  samples_before_ += samples;
+  if (std::string error; !rotation_->opened(error)) std::fprintf(stderr, "stackscope: warning: %s\n", error.c_str());
+  startFileTables(jni);
+}
+
+void WriterThread::startFileTables(JNIEnv* jni) {
+  methods_.restart();
+  stack_cache_.forget();
+  decltype(exception_frames_)().swap(exception_frames_);
+  decltype(paused_stacks_)().swap(paused_stacks_);
+  std::vector<bool>().swap(annotations_written_);
+  decltype(threads_written_)().swap(threads_written_);
+  // Every live thread is described again: events of this file may name any of them.
+  for (const auto& [thread, record] : thread_records_) {
+    in_.writer->writeThread(record);
+    threads_written_.insert(thread);
+  }
+  // Wall mode repeats a thread's last stack until the thread runs again (wall_sampler.h),
+  // which may be hours: that stack is named again in this file.
+  decltype(last_stack_)().swap(last_stack_);
+  for (auto& [thread, frames] : last_frames_) {
+    for (format::Frame& frame : frames) frame.method = methods_.renamed(jni, frame.method);
+    last_stack_[thread] = in_.writer->internStack(frames.data(), frames.size());
+  }
+  methods_.forgetPrevious();
 }
 
 void WriterThread::fail() {

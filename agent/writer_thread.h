@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -32,6 +33,7 @@
 #include "agent/native_threads.h"
 #include "agent/options.h"
 #include "agent/raw_stack_cache.h"
+#include "agent/rotation.h"
 #include "agent/sample_slot.h"
 #include "agent/status.h"
 #include "agent/thread_registry.h"
@@ -59,6 +61,7 @@ struct WriterInputs {
   ClassHistogram* histogram;        // null without histo=
   ThreadParents* thread_parents;    // which thread started which (always)
   int64_t start_ns;  // monotonic time 0
+  const std::string* file_path;  // the file `writer` opened: the first of a rotation
 };
 
 class WriterThread {
@@ -80,7 +83,8 @@ class WriterThread {
   bool dumpTo(JNIEnv* jni, const std::string& path, int64_t timeout_ns, std::string& error);
 
   // What the writer has written, as of its last cycle: read by any thread. The recording's
-  // first committedBytes() bytes are complete chunks (and, once finished(), the whole file).
+  // first committedBytes() bytes are complete chunks (and, once finished(), the whole file);
+  // with rotation, of the current file. samplesWritten() counts every file's.
   uint64_t committedBytes() const { return committed_bytes_.load(std::memory_order_acquire); }
   uint64_t samplesWritten() const { return samples_written_.load(std::memory_order_relaxed); }
   bool finished() const { return finished_.load(std::memory_order_acquire); }
@@ -111,6 +115,10 @@ class WriterThread {
   // annotations of recorded threads reach the file when a filter leaves others out.
   void ensureAnnotation(uint32_t id);
   void writeLostDeltas(int64_t time_ns);
+  // Rotation (rotation.h): ends the file, goes on in the next one, and starts its tables anew.
+  void rotate(JNIEnv* jni, int64_t now, int64_t time_ns);
+  void startFileTables(JNIEnv* jni);
+  uint64_t sessionSamples() const { return samples_before_ + in_.writer->samplesWritten(); }
   void fail();
   void publish();  // io_mutex_ held
   // Locks io_mutex_ within timeout_ns and flushes; false with `error` set. Leaves it locked on success.
@@ -128,6 +136,8 @@ class WriterThread {
   int64_t next_status_ns_ = 0;  // monotonic
   int64_t next_flush_ns_ = 0;   // monotonic
   int64_t next_scan_ns_ = 0;    // monotonic: the next look for native threads
+  std::optional<Rotation> rotation_;  // set by start()
+  uint64_t samples_before_ = 0;       // in the files before the current one
   uint64_t lost_reported_[format::kLostReasonMax + 1] = {};
   std::vector<MetaEvent> meta_batch_;
   std::vector<ThrownException> exception_batch_;
@@ -139,7 +149,9 @@ class WriterThread {
   RawStackCache stack_cache_;  // the traces' stacks already interned (traceStack)
   // The class frame's method id by (interned class name, uncaught) (exception_trace.h).
   std::map<std::pair<const std::string*, bool>, uint32_t> exception_frames_;
-  std::unordered_set<uint32_t> threads_written_;
+  std::unordered_set<uint32_t> threads_written_;  // in the current file
+  // The last record of each thread not yet ended: what the next file of a rotation begins with.
+  std::unordered_map<uint32_t, format::ThreadRecord> thread_records_;
   std::vector<bool> annotations_written_;  // by annotation id
   std::unordered_map<uint32_t, uint32_t> last_stack_;  // thread -> its last captured stack
   // wall mode, where pauses are sampled: thread -> the frames of its last captured stack,

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <memory>
 
-#include "analysis/load.h"
+#include "analysis/recording_set.h"
 #include "analysis/snapshot_store.h"
 #include "analysis/where_filter.h"
 
@@ -35,7 +35,7 @@ Selection resolveSelection(const std::string& recording_path, const SelectionReq
   selection.resource = parseResourceName(request.resource.empty() ? "methods" : request.resource);
   selection.intervals = {request.window};
   if (!request.snapshot.empty()) {
-    const Recording maps = loadMapData(recording_path);
+    const Recording maps = loadMapDataSet(recording_path);
     std::vector<MarkerEvent> markers;
     for (const format::MarkerRecord& m : maps.markers) markers.push_back({m.time_ns, m.thread, m.kind, maps.string(m.name)});
     std::stable_sort(markers.begin(), markers.end(), [](auto& a, auto& b) { return a.time_ns < b.time_ns; });

@@ -50,6 +50,11 @@ void addAgentArgs(CLI::App* cmd, AgentArgs& args) {
                   "Class histograms (objects in the heap per class: instances and shallow bytes): every D (10s), or "
                   "after every collection (gc) or every Nth (gc:N), and one at the end; each heap walk stops the JVM "
                   "(report --view histogram, histogram-growth)");
+  cmd->add_option("--rotate", args.rotate,
+                  "Go on in a new file each DURATION (1h, 30s) or each SIZE (256m; k, m, g: KiB, MiB, GiB; 30m is "
+                  "30 MiB, half an hour is 1800s): run.ssr, run-1.ssr, run-2.ssr, ... each readable on its own; "
+                  "report run.ssr reads them all as one recording");
+  cmd->add_option("--maxfiles", args.max_files, "With --rotate: keep only the newest N files, deleting the oldest");
 }
 
 void checkOptionValue(const std::string& value, const std::string& what) {
@@ -90,6 +95,14 @@ std::string agentOptions(const AgentArgs& args, const fs::path& output, const st
   if (!args.histo.empty()) {
     checkOptionValue(args.histo, "--histo");
     options += ",histo=" + args.histo;
+  }
+  if (!args.rotate.empty()) {
+    checkOptionValue(args.rotate, "--rotate");
+    options += ",rotate=" + args.rotate;
+  }
+  if (!args.max_files.empty()) {
+    checkOptionValue(args.max_files, "--maxfiles");
+    options += ",maxfiles=" + args.max_files;
   }
   if (!args.filter.empty()) {
     checkOptionValue(args.filter, "the filter");

@@ -20,11 +20,13 @@ struct AgentArgs {
   std::string exceptions;      // the exception trace's source, agent option exception=; empty: created
   std::string metrics;         // the agent's metrics= list, "" = its default
   std::string histo;           // the agent's histo=, "" = no class histogram
+  std::string rotate;          // the agent's rotate=, "" = one file
+  std::string max_files;       // the agent's maxfiles=, "" = every file kept
   bool no_native = false;
 };
 
 // Declares -e, -i, --status, --filter, --alloc-interval, --classes, --lock-threshold,
-// --exceptions, --no-native, --metrics and --histo on `cmd`.
+// --exceptions, --no-native, --metrics, --histo, --rotate and --maxfiles on `cmd`.
 void addAgentArgs(CLI::App* cmd, AgentArgs& args);
 
 // The agent's option string: the options given, file=`output`, then `extra` ("key=value,…"

@@ -19,7 +19,7 @@
 
 #include "agent/file_name.h"
 #include "agent/options.h"
-#include "analysis/load.h"
+#include "analysis/recording_set.h"
 #include "cli/agent_args.h"
 #include "cli/command.h"
 #include "cli/launch.h"
@@ -168,12 +168,14 @@ int runRecord(const RecordArgs& args) {
 
 void reportRecording(const std::string& shown, const std::filesystem::path& path) {
   try {
-    const analysis::Recording recording = analysis::loadRecording(path.string());
+    const analysis::Recording recording = analysis::loadRecordingSet(path.string());
     uint64_t samples = 0;
     // Samples only: the traces' events (collections, exceptions) are not samples.
     for (const analysis::Event& event : recording.events)
       if (event.kind == analysis::EventKind::Cpu || event.kind == analysis::EventKind::Wall) samples += event.weight;
     std::cerr << "stackscope: recorded " << samples << " samples (" << recording.lostTotal() << " lost) in " << shown;
+    if (const size_t parts = analysis::recordingParts(path.string()).size(); parts > 1)
+      std::cerr << " and its rotated parts (" << parts << " files)";
     if (recording.has_info) std::cerr << " (pid " << recording.info.pid << ')';
     std::cerr << '\n';
     for (const std::string& warning : recording.warnings) std::cerr << "stackscope: warning: " << warning << '\n';

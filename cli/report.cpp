@@ -5,7 +5,7 @@
 #include <memory>
 #include <sstream>
 
-#include "analysis/load.h"
+#include "analysis/recording_set.h"
 #include "analysis/names.h"
 #include "analysis/selection_notes.h"
 #include "analysis/view_cache.h"
@@ -32,7 +32,7 @@ struct ReportArgs {
 
 // The view, and in `notes` why it is empty or what else the user should know (selection_notes.h).
 std::string render(const ReportArgs& args, const analysis::Selection& selection, std::vector<std::string>& notes) {
-  const analysis::Recording recording = analysis::loadRecording(args.selection.file, selection.hull());
+  const analysis::Recording recording = analysis::loadRecordingSet(args.selection.file, selection.hull());
   exporting::ReportOptions options;
   const ChosenEvents chosen = chooseEvents(args.selection, selection, recording);
   options.event = chosen.kind;
@@ -67,7 +67,8 @@ int runReport(const ReportArgs& args) {
   const analysis::Selection selection = resolveSelectionArgs(args.selection, args.view);
   std::unique_ptr<analysis::ViewCache> cache;
   std::string key;
-  if (!args.no_cache) {
+  // The cache knows one file: a rotated recording, which grows by parts, is read afresh.
+  if (!args.no_cache && analysis::recordingParts(args.selection.file).size() == 1) {
     cache = std::make_unique<analysis::ViewCache>(args.selection.file);
     key = std::string(kCacheFormat) + "\nfile=" + args.selection.file + "\njson=" + (args.json ? "1" : "0") +
           "\ntop=" + std::to_string(args.top) + "\nlines=" + (args.lines ? "1" : "0") +

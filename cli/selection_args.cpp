@@ -8,7 +8,7 @@
 #include <fstream>
 #include <iostream>
 
-#include "analysis/load.h"
+#include "analysis/recording_set.h"
 #include "analysis/names.h"
 #include "analysis/selection_notes.h"
 #include "cli/command.h"
@@ -74,7 +74,9 @@ analysis::EventKind defaultKind(const analysis::Selection& selection, const std:
 }  // namespace
 
 void addSelectionOptions(CLI::App& cmd, SelectionArgs& args) {
-  cmd.add_option("file", args.file, "The recording (.ssr)")->required();
+  cmd.add_option("file", args.file,
+                 "The recording (.ssr); with its rotated parts beside it (run.ssr, run-1.ssr, ...), all of them")
+      ->required();
   cmd.add_option("--from", args.from, "Start of the window (offset from the recording's start)");
   cmd.add_option("--to", args.to, "End of the window (offset from the recording's start)");
   cmd.add_option("--snapshot", args.snapshot, "A saved snapshot, a begin/end marker pair NAME, or A..B between markers");
@@ -85,7 +87,9 @@ void addSelectionOptions(CLI::App& cmd, SelectionArgs& args) {
 
 void checkSelectionArgs(const SelectionArgs& args) {
   struct stat st {};
-  if (::stat(args.file.c_str(), &st) != 0) throw UserError("cannot open '" + args.file + "': " + std::strerror(errno));
+  // A rotated recording whose first file maxfiles= deleted is still read from its other parts.
+  const std::string first = analysis::recordingParts(args.file).front();
+  if (::stat(first.c_str(), &st) != 0) throw UserError("cannot open '" + args.file + "': " + std::strerror(errno));
   if (args.event.empty() || analysis::parseEventKind(args.event)) return;
   std::vector<analysis::EventKind> known;
   for (const analysis::EventKindInfo& info : analysis::eventKinds()) known.push_back(info.kind);
@@ -135,7 +139,7 @@ std::unique_ptr<SelectedEvents> selectEvents(const SelectionArgs& args) {
   checkSelectionArgs(args);
   auto selected = std::make_unique<SelectedEvents>();
   selected->selection = resolveSelectionArgs(args, "");
-  selected->recording = analysis::loadRecording(args.file, selected->selection.hull());
+  selected->recording = analysis::loadRecordingSet(args.file, selected->selection.hull());
   const ChosenEvents chosen = chooseEvents(args, selected->selection, selected->recording);
   selected->scope = {chosen.kind, chosen.metric, analysis::selectionPredicate(selected->selection, selected->recording)};
   selected->notes = analysis::selectionNotes(selected->selection, selected->recording, chosen.kind);

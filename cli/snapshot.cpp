@@ -7,7 +7,7 @@
 #include <memory>
 #include <set>
 
-#include "analysis/load.h"
+#include "analysis/recording_set.h"
 #include "analysis/selection.h"
 #include "analysis/snapshot_store.h"
 #include "cli/command.h"
@@ -35,7 +35,7 @@ int runSnapshot(const SnapshotArgs& args) {
   if (!args.from.empty()) snapshot.from_ns = parseDurationOption(args.from, "--from");
   if (!args.to.empty()) snapshot.to_ns = parseDurationOption(args.to, "--to");
   if (snapshot.to_ns <= snapshot.from_ns) throw UserError("--to must be later than --from");
-  analysis::loadMapData(args.file);  // a clear error now if the file is not a recording
+  analysis::loadMapDataSet(args.file);  // a clear error now if the file is not a recording
   try {
     if (!args.where.empty()) analysis::parseWhere(args.where);
     // Resolve the definition as it will be saved, before saving it: a parent that does not
@@ -50,7 +50,7 @@ int runSnapshot(const SnapshotArgs& args) {
                         "): its definition is replaced");
     std::erase_if(all, [&](const auto& s) { return s.name == args.name; });
     all.push_back(snapshot);
-    const analysis::Recording maps = analysis::loadMapData(args.file);
+    const analysis::Recording maps = analysis::loadMapDataSet(args.file);
     std::vector<analysis::MarkerEvent> markers;
     for (const auto& m : maps.markers) markers.push_back({m.time_ns, m.thread, m.kind, maps.string(m.name)});
     const analysis::Snapshot resolved = analysis::resolveSnapshot(args.name, markers, all, maps.end_ns);
@@ -92,7 +92,7 @@ uint64_t samplesIn(const analysis::Recording& rec, const analysis::Snapshot& sna
 }
 
 int runList(const ListArgs& args) {
-  const analysis::Recording rec = analysis::loadRecording(args.file);
+  const analysis::Recording rec = analysis::loadRecordingSet(args.file);
   std::vector<analysis::MarkerEvent> markers;
   for (const auto& m : rec.markers) markers.push_back({m.time_ns, m.thread, m.kind, rec.string(m.name)});
   std::vector<analysis::SavedSnapshot> saved;

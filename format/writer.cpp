@@ -60,11 +60,33 @@ RecordingWriter::OpenResult RecordingWriter::tryOpen(const std::string& path, bo
   if (st.st_size > 0 && ::ftruncate(fd, 0) != 0)
     return refuse(OpenResult::Failed, "cannot truncate '" + path + "': " + std::strerror(errno));
   fd_ = fd;
+  forgetFile();
   return writeHeader() ? OpenResult::Opened : OpenResult::Failed;
 }
 
+void RecordingWriter::forgetFile() {
+  offset_ = 0;
+  samples_ = 0;
+  last_event_end_ = INT64_MIN;
+  map_ = {};
+  events_ = {};
+  index_.clear();
+  // Swapped out, not cleared: a rotation is what gives their memory back.
+  std::unordered_map<std::string, uint32_t>().swap(strings_);
+  std::unordered_map<StackNodeKey, uint32_t, StackNodeKeyHash>().swap(stack_children_);
+  std::vector<StackNode>{StackNode{}}.swap(stack_nodes_);
+  stack_count_ = 0;
+}
+
+bool RecordingWriter::continueIn(const std::string& path, int64_t end_time_ns) {
+  if (!finish(end_time_ns)) return false;
+  if (!open(path)) return false;
+  writeInfo(info_);
+  return true;
+}
+
 bool RecordingWriter::writeHeader() {
-  zstd_ctx_ = ZSTD_createCCtx();
+  if (!zstd_ctx_) zstd_ctx_ = ZSTD_createCCtx();
   if (!zstd_ctx_) return fail("cannot create a zstd context");
   ZSTD_CCtx_setParameter(static_cast<ZSTD_CCtx*>(zstd_ctx_), ZSTD_c_compressionLevel, kZstdLevel);
   std::string header(reinterpret_cast<const char*>(layout::kFileMagic), sizeof(layout::kFileMagic));
@@ -154,6 +176,7 @@ uint32_t RecordingWriter::internStack(const Frame* frames, size_t count) {
 }
 
 void RecordingWriter::writeInfo(const RecordingInfo& info) {
+  if (&info != &info_) info_ = info;
   beginRecord(map_, RecordType::RecordingInfo, scratch_);
   putSigned(scratch_, info.start_epoch_ns);
   putBytes(scratch_, info.mode);

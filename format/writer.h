@@ -75,7 +75,13 @@ class RecordingWriter {
   // complete on disk (write(2) returned), so it survives a kill -9 of the process.
   bool flush();
   // Writes the RecordingEnd record, flushes, appends the index and trailer, closes the file.
+  // The writer may then open another file, which starts afresh: no string, stack or chunk
+  // of the one before is known to it.
   bool finish(int64_t end_time_ns);
+  // Rotation: finishes this file and goes on in `path`, a new file that begins with the last
+  // RecordingInfo written. Ids start again: the caller writes again every map record (method,
+  // thread, annotation) that the new file's events refer to. False with lastError() set.
+  bool continueIn(const std::string& path, int64_t end_time_ns);
 
   // Flushes, then writes a copy of the recording so far to `path`: every chunk written, with
   // an index and trailer, readable on its own; there is no RecordingEnd (the recording goes on),
@@ -123,12 +129,15 @@ class RecordingWriter {
   static std::string indexAndTrailer(std::vector<ChunkInfo> chunks, uint64_t index_offset);
   bool writeAll(const void* data, size_t size);
   bool fail(std::string message);
+  // Forgets what the file before wrote (strings, stacks, chunks), keeping the buffers.
+  void forgetFile();
 
   int fd_ = -1;
   uint64_t offset_ = 0;
   uint64_t samples_ = 0;
   int64_t last_event_end_ = INT64_MIN;
   std::string error_;
+  RecordingInfo info_;  // the last written, for the next file of a rotation
   std::string scratch_;
   std::string compressed_;
   void* zstd_ctx_ = nullptr;
