@@ -128,7 +128,7 @@ TEST(AgentOptions, BadEventListsNameTheBadName) {
   // A bare name away from event= is not part of its list.
   EXPECT_EQ(parseOptions("event=cpu,interval=1ms,gc", 1).error,
             "stackscope: bad agent option 'gc': unknown option (known: event, interval, file, overwrite, children, "
-            "native, status, filter, alloc, classes, lock, exception, metrics, histo, control, strict)");
+            "native, status, filter, alloc, classes, lock, exception, metrics, histo, control, rotate, maxfiles, strict)");
   // strict stays an option inside the list.
   const ParseResult strict = parseOptions("event=cpu,strict,gc", 1);
   EXPECT_FALSE(strict.ok);
@@ -176,7 +176,7 @@ TEST(AgentOptions, UnknownKey) {
   const ParseResult r = parseOptions("event=cpu,frobnicate=1", 1);
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.error,
-            "stackscope: bad agent option 'frobnicate=1': unknown option (known: event, interval, file, overwrite, children, native, status, filter, alloc, classes, lock, exception, metrics, histo, control, strict)");
+            "stackscope: bad agent option 'frobnicate=1': unknown option (known: event, interval, file, overwrite, children, native, status, filter, alloc, classes, lock, exception, metrics, histo, control, rotate, maxfiles, strict)");
 }
 
 TEST(AgentOptions, KeyWithoutValue) {
@@ -201,7 +201,7 @@ TEST(AgentOptions, StrictAnywhereMakesFailureFatal) {
   EXPECT_FALSE(before.ok);
   EXPECT_TRUE(before.strict);
   EXPECT_EQ(before.error, "stackscope: bad agent option 'bogus': unknown option (known: event, interval, file, "
-                          "overwrite, children, native, status, filter, alloc, classes, lock, exception, metrics, histo, control, strict)");
+                          "overwrite, children, native, status, filter, alloc, classes, lock, exception, metrics, histo, control, rotate, maxfiles, strict)");
 }
 
 TEST(AgentOptions, FirstBadItemIsReported) {
@@ -334,6 +334,52 @@ TEST(AgentOptions, ExceptionSourceIsCreatedUnlessThrownIsAsked) {
   EXPECT_EQ(parseOptions("event=cpu,exception=thrown", 1).error,
             "stackscope: bad agent option 'exception=thrown': only the exception trace uses it: add exception to "
             "event=");
+}
+
+}  // namespace
+}  // namespace stackscope::agent
+
+namespace stackscope::agent {
+namespace {
+
+// rotate= is a duration, or a size when it is a number with k, m or g; off by default.
+TEST(AgentOptions, RotateTakesADurationOrASize) {
+  const Options none = parseOptions("", 1).options;
+  EXPECT_EQ(none.rotate_ns, 0);
+  EXPECT_EQ(none.rotate_bytes, 0u);
+  EXPECT_EQ(none.max_files, 0u);
+  EXPECT_EQ(parseOptions("rotate=1h", 1).options.rotate_ns, 3'600'000'000'000);
+  EXPECT_EQ(parseOptions("rotate=1h30m", 1).options.rotate_ns, 5'400'000'000'000);
+  EXPECT_EQ(parseOptions("rotate=30s", 1).options.rotate_ns, 30'000'000'000);
+  EXPECT_EQ(parseOptions("rotate=256m", 1).options.rotate_bytes, 256u << 20);
+  EXPECT_EQ(parseOptions("rotate=256m", 1).options.rotate_ns, 0);
+  EXPECT_EQ(parseOptions("rotate=64k", 1).options.rotate_bytes, 64u << 10);
+  EXPECT_EQ(parseOptions("rotate=2G", 1).options.rotate_bytes, uint64_t{2} << 30);
+  const ParseResult kept = parseOptions("rotate=1h,maxfiles=24", 1);
+  ASSERT_TRUE(kept.ok) << kept.error;
+  EXPECT_EQ(kept.options.max_files, 24u);
+}
+
+TEST(AgentOptions, BadRotationGetsOneClearMessage) {
+  EXPECT_EQ(parseOptions("rotate=often", 1).error,
+            "stackscope: bad agent option 'rotate=often': expected a duration such as 1h or 30s, or a size such as "
+            "256m (k, m, g: KiB, MiB, GiB)");
+  EXPECT_EQ(parseOptions("rotate=", 1).error,
+            "stackscope: bad agent option 'rotate=': expected a duration such as 1h or 30s, or a size such as "
+            "256m (k, m, g: KiB, MiB, GiB)");
+  EXPECT_EQ(parseOptions("rotate=10ms", 1).error,
+            "stackscope: bad agent option 'rotate=10ms': must be between 1s and 7 days (168h)");
+  EXPECT_EQ(parseOptions("rotate=169h", 1).error,
+            "stackscope: bad agent option 'rotate=169h': must be between 1s and 7 days (168h)");
+  for (const char* small_or_huge : {"rotate=63k", "rotate=0m", "rotate=1025g", "rotate=99999999999999g"})
+    EXPECT_EQ(parseOptions(small_or_huge, 1).error, std::string("stackscope: bad agent option '") + small_or_huge +
+                                                         "': a size must be between 64k and 1024g");
+  for (const char* bad : {"maxfiles=0", "maxfiles=", "maxfiles=x", "maxfiles=-1", "maxfiles=1000001"})
+    EXPECT_EQ(parseOptions(std::string("rotate=1h,") + bad, 1).error,
+              std::string("stackscope: bad agent option '") + bad + "': expected a count of files from 1 to 1000000");
+  EXPECT_EQ(parseOptions("maxfiles=5", 1).error,
+            "stackscope: bad agent option 'maxfiles=5': only rotation uses it: add rotate=DURATION or rotate=SIZE");
+  EXPECT_EQ(parseOptions("rotate=1h,rotate=2h", 1).error, "stackscope: bad agent option 'rotate=2h': rotate is given twice");
 }
 
 }  // namespace
