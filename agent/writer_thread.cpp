@@ -142,7 +142,9 @@ void WriterThread::drainMeta() {
     if (event.has_record) {
       in_.writer->writeThread(event.record);
       threads_written_.insert(event.thread);
-      thread_records_[event.thread] = event.record;
+      auto& kept = event.record.is_virtual ? virtual_records_ : thread_records_;
+      if (event.record.is_virtual && virtual_records_.size() >= kMaxVirtualRecords) virtual_records_.clear();
+      kept[event.thread] = event.record;
     }
     switch (event.kind) {
       case MetaEvent::Kind::ThreadStart:
@@ -300,9 +302,11 @@ void WriterThread::startFileTables(JNIEnv* jni) {
   std::vector<bool>().swap(annotations_written_);
   decltype(threads_written_)().swap(threads_written_);
   // Every live thread is described again: events of this file may name any of them.
-  for (const auto& [thread, record] : thread_records_) {
-    in_.writer->writeThread(record);
-    threads_written_.insert(thread);
+  for (const auto* records : {&thread_records_, &virtual_records_}) {
+    for (const auto& [thread, record] : *records) {
+      in_.writer->writeThread(record);
+      threads_written_.insert(thread);
+    }
   }
   // Wall mode repeats a thread's last stack until the thread runs again (wall_sampler.h),
   // which may be hours: that stack is named again in this file.

@@ -151,7 +151,11 @@ class WriterThread {
   std::map<std::pair<const std::string*, bool>, uint32_t> exception_frames_;
   std::unordered_set<uint32_t> threads_written_;  // in the current file
   // The last record of each thread not yet ended: what the next file of a rotation begins with.
+  // Virtual threads have no end event: theirs are kept apart, at most kMaxVirtualRecords of the
+  // latest (virtual_records_ starts again empty beyond), so millions of them cannot grow it.
+  static constexpr size_t kMaxVirtualRecords = 1 << 16;
   std::unordered_map<uint32_t, format::ThreadRecord> thread_records_;
+  std::unordered_map<uint32_t, format::ThreadRecord> virtual_records_;
   std::vector<bool> annotations_written_;  // by annotation id
   std::unordered_map<uint32_t, uint32_t> last_stack_;  // thread -> its last captured stack
   // wall mode, where pauses are sampled: thread -> the frames of its last captured stack,

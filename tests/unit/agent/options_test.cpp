@@ -361,12 +361,10 @@ TEST(AgentOptions, RotateTakesADurationOrASize) {
 }
 
 TEST(AgentOptions, BadRotationGetsOneClearMessage) {
-  EXPECT_EQ(parseOptions("rotate=often", 1).error,
-            "stackscope: bad agent option 'rotate=often': expected a duration such as 1h or 30s, or a size such as "
-            "256m (k, m, g: KiB, MiB, GiB)");
-  EXPECT_EQ(parseOptions("rotate=", 1).error,
-            "stackscope: bad agent option 'rotate=': expected a duration such as 1h or 30s, or a size such as "
-            "256m (k, m, g: KiB, MiB, GiB)");
+  for (const char* neither : {"rotate=often", "rotate=", "rotate=12", "rotate=1.5g"})
+    EXPECT_EQ(parseOptions(neither, 1).error, std::string("stackscope: bad agent option '") + neither +
+                                                  "': expected a duration such as 1h or 30s, or a size such as 256m "
+                                                  "(k, m, g: KiB, MiB, GiB)");
   EXPECT_EQ(parseOptions("rotate=10ms", 1).error,
             "stackscope: bad agent option 'rotate=10ms': must be between 1s and 7 days (168h)");
   EXPECT_EQ(parseOptions("rotate=169h", 1).error,
