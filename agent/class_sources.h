@@ -18,6 +18,9 @@ class ClassSources {
   // `class_name` is the key of the cache ("java.util.HashMap"): two loaders' classes of one
   // name share the first one's answer.
   const std::string& sourceOf(JNIEnv* jni, jclass klass, const std::string& class_name);
+  // Rotation (rotation.h): the cache starts again, so classes of names never seen again (a
+  // generated class's name is often unique) do not stay in it for the whole session.
+  void forget() { std::unordered_map<std::string, std::string>().swap(by_class_); }
 
  private:
   bool lookUpMethods(JNIEnv* jni);

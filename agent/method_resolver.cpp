@@ -97,6 +97,7 @@ void MethodResolver::restart() {
   std::unordered_map<uintptr_t, uint32_t>().swap(native_ids_);
   truncated_id_ = 0;
   next_id_ = 1;
+  class_sources_.forget();
 }
 
 uint32_t MethodResolver::renamed(JNIEnv* jni, uint32_t previous_id) {

@@ -92,7 +92,8 @@ void RecordingMerger::add(Recording&& part) {
   std::vector<uint32_t> methods(part.methods.size(), 0);
   for (uint32_t id = 1; id < part.methods.size(); ++id) {
     MethodInfo& m = part.methods[id];
-    for (uint32_t* field : {&m.class_name, &m.method_name, &m.signature, &m.source_file}) *field = mapped(strings, *field);
+    for (uint32_t* field : {&m.class_name, &m.method_name, &m.signature, &m.source_file, &m.code_source})
+      *field = mapped(strings, *field);
     methods[id] = methodId(m);
   }
   std::vector<uint32_t> stacks(part.stacks.size(), 0);
