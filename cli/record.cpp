@@ -23,6 +23,7 @@
 #include "cli/agent_args.h"
 #include "cli/command.h"
 #include "cli/launch.h"
+#include "format/part_names.h"
 #include "format/reader.h"
 
 namespace stackscope::cli {
@@ -100,14 +101,19 @@ bool isPattern(const std::string& path) { return path.find('%') != std::string::
 
 // The file -o names is about to be replaced, and the agent, told overwrite=no, takes it only
 // when it is empty: remove an earlier recording now, so that only a JVM of this run is first.
-// A file another process is writing stays, and stops record.
+// A file another process is writing stays, and stops record. The rotated parts of an earlier
+// recording (run-1.ssr, …) go too, even when maxfiles= deleted run.ssr itself: `report run.ssr`
+// would otherwise find them beside the new one.
 void clearOutput(const fs::path& output) {
-  const int fd = ::open(output.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return;  // nothing there (or nothing readable: the agent will say)
-  const bool busy = ::flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
-  if (!busy) ::unlink(output.c_str());
-  ::close(fd);
-  if (busy) throw UserError("'" + output.string() + "' is being written by another process; choose another -o");
+  if (const int fd = ::open(output.c_str(), O_RDONLY | O_CLOEXEC); fd >= 0) {
+    const bool busy = ::flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+    if (!busy) ::unlink(output.c_str());
+    ::close(fd);
+    if (busy) throw UserError("'" + output.string() + "' is being written by another process; choose another -o");
+  }
+  std::error_code error;
+  for (const fs::directory_entry& entry : fs::directory_iterator(output.parent_path(), error))
+    if (format::partNumber(output.filename().string(), entry.path().filename().string())) fs::remove(entry.path(), error);
 }
 
 // The recordings this run wrote: names the agent can give for `output`, written since

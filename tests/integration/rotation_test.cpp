@@ -3,6 +3,7 @@
 // CPU split.
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 
 #include "harness.h"
 
@@ -74,8 +75,10 @@ TEST_F(Rotation, EveryFileReadsAloneAndTheSetIsTheirSum) {
   EXPECT_GE(sample_sum, 0.9 * cpu_sum / 10e6) << set.at("lost").dump();
 }
 
-// With maxfiles=2 only the newest two files stay; report over what stays is their sum.
+// With maxfiles=2 only the newest two files stay; report over what stays is their sum. A part
+// of an earlier recording under the same name is removed by record, as the first file is.
 TEST_F(Rotation, MaxFilesKeepsTheNewest) {
+  std::ofstream(file("kept-9.ssr")) << "an earlier recording's part";
   ProcessResult rec = record({"-e", "cpu", "--rotate", "1s", "--maxfiles", "2"}, file("kept.ssr"), "ThreeWay", {"4000"});
   ASSERT_EQ(rec.exit_code, 0) << rec.err;
   const std::vector<std::string> parts = files("kept");
