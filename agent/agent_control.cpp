@@ -13,6 +13,7 @@
 #include "agent/session.h"
 #include "agent/session_control.h"
 #include "agent/session_filter.h"
+#include "format/part_names.h"
 
 namespace stackscope::agent {
 
@@ -176,35 +177,47 @@ bool AgentControl::detach(JNIEnv* jni, int requester_fd) {
   return false;  // as far as this thread can go: the recording finished
 }
 
+namespace {
+// A stream follows one file: the recording's serial and the file's part number (rotation),
+// in one key. Two sessions' worth of 2^32 files each.
+uint64_t streamKey(uint64_t serial, uint64_t part) { return (serial << 32) | (part & 0xffffffffu); }
+}  // namespace
+
 uint64_t AgentControl::currentRecording() {
-  uint64_t serial = 0;
-  withCurrentSession([&](Session* session) { serial = session ? session->serial : 0; });
-  return serial;
+  uint64_t key = 0;
+  withCurrentSession([&](Session* session) { key = session ? streamKey(session->serial, session->writer_thread.part()) : 0; });
+  return key;
 }
 
 bool AgentControl::readRecording(uint64_t recording, uint64_t offset, size_t max, std::string& out) {
   out.clear();
   bool more = false;
   withCurrentSession([&](Session* session) {
-    if (!session || session->serial != recording || recording == 0) return;  // gone: the stream ends
-    const uint64_t committed = session->writer_thread.committedBytes();
-    const bool finished = session->writer_thread.finished();  // read after: committed is final once it is set
-    if (offset >= committed) {
-      more = !(finished && offset >= session->writer_thread.committedBytes());
+    const uint64_t serial = recording >> 32, part = recording & 0xffffffffu;
+    if (!session || session->serial != serial || recording == 0) return;  // gone: the stream ends
+    const WriterThread& writer = session->writer_thread;
+    const uint64_t current = writer.part();
+    const uint64_t committed = writer.committedBytes();
+    const bool finished = writer.finished();  // read after: committed is final once it is set
+    const bool rotated = part < (current & 0xffffffffu) || writer.part() != current;
+    if (!rotated && offset >= committed) {
+      more = !(finished && offset >= writer.committedBytes());
       return;
     }
     if (file_recording_ != recording && file_fd_ >= 0) {
       close(file_fd_);
       file_fd_ = -1;
     }
-    if (file_fd_ < 0) file_fd_ = open(session->file_path.c_str(), O_RDONLY | O_CLOEXEC);
+    const std::string path = part == 0 ? session->file_path : format::partName(session->file_path, part);
+    if (file_fd_ < 0) file_fd_ = open(path.c_str(), O_RDONLY | O_CLOEXEC);
     file_recording_ = recording;
-    if (file_fd_ < 0) return;  // removed or unreadable: nothing more can come
-    out.resize(static_cast<size_t>(std::min<uint64_t>(max, committed - offset)));
+    if (file_fd_ < 0) return;  // removed (maxfiles=) or unreadable: nothing more can come
+    // A rotated file is complete: read to its end. The current one: to its last whole chunk.
+    out.resize(static_cast<size_t>(rotated ? max : std::min<uint64_t>(max, committed - offset)));
     const ssize_t n = pread(file_fd_, out.data(), out.size(), static_cast<off_t>(offset));
     if (n <= 0) {
       out.clear();
-      more = n == 0 || errno == EINTR;
+      more = !rotated && (n == 0 || errno == EINTR);
       return;
     }
     out.resize(static_cast<size_t>(n));

@@ -59,10 +59,11 @@ class ControlHandler {
   // recording was only finished: the server closes every connection and its thread ends.
   virtual bool detach(JNIEnv* jni, int requester_fd) = 0;
 
-  // stream: the recording a new stream follows (0: none), then up to `max` bytes of it from
-  // `offset` into `out` (cleared first), only bytes of complete chunks. Returns false when
-  // there is no more to come: the recording is finished and `offset` is its end, or it is
-  // no longer the current one (a new start replaced it).
+  // stream: the recording file a new stream follows (0: none; with rotation, the file being
+  // written), then up to `max` bytes of it from `offset` into `out` (cleared first), only
+  // bytes of complete chunks. Returns false when there is no more to come: the recording is
+  // finished and `offset` is its end, the file was rotated and `offset` is its end, or it is
+  // no longer the current recording (a new start replaced it).
   virtual uint64_t currentRecording() = 0;
   virtual bool readRecording(uint64_t recording, uint64_t offset, size_t max, std::string& out) = 0;
 };

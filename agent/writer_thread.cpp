@@ -290,6 +290,10 @@ void WriterThread::rotate(JNIEnv* jni, int64_t now, int64_t time_ns) {
     return;
   }
   samples_before_ += samples;
+  // Readers of the file as it grows (the control server's stream) find the new file empty
+  // before they find it current.
+  committed_bytes_.store(0, std::memory_order_release);
+  part_.fetch_add(1, std::memory_order_release);
   if (std::string error; !rotation_->opened(error)) std::fprintf(stderr, "stackscope: warning: %s\n", error.c_str());
   startFileTables(jni);
 }

@@ -86,6 +86,10 @@ class WriterThread {
   // first committedBytes() bytes are complete chunks (and, once finished(), the whole file);
   // with rotation, of the current file. samplesWritten() counts every file's.
   uint64_t committedBytes() const { return committed_bytes_.load(std::memory_order_acquire); }
+  // Which file of a rotation the writer is in: 0 for the first (file_path), N for
+  // format::partName(file_path, N). Read it before and after committedBytes(): when the two
+  // differ, a rotation came between and the bytes may be either file's.
+  uint64_t part() const { return part_.load(std::memory_order_acquire); }
   uint64_t samplesWritten() const { return samples_written_.load(std::memory_order_relaxed); }
   bool finished() const { return finished_.load(std::memory_order_acquire); }
 
@@ -131,6 +135,7 @@ class WriterThread {
   std::timed_mutex io_mutex_;  // one consumer of the ring, one user of the writer
   bool failed_ = false;
   std::atomic<uint64_t> committed_bytes_{0};
+  std::atomic<uint64_t> part_{0};
   std::atomic<uint64_t> samples_written_{0};
   std::atomic<bool> finished_{false};
   int64_t next_status_ns_ = 0;  // monotonic

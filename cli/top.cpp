@@ -71,6 +71,13 @@ class StreamFile {
     out_.flush();
     return path_;
   }
+  // Empties the file for a new stream (the next file of a rotated recording).
+  void restart() {
+    out_.close();
+    out_.open(path_, std::ios::binary | std::ios::trunc);
+    bytes_ = 0;
+    ended_ = false;
+  }
   uint64_t bytes() const { return bytes_; }
   bool ended() const { return ended_; }
 
@@ -208,15 +215,19 @@ int runTop(const TopArgs& args) {
   std::string error;
   StreamFile stream;
   client.setStreamSink([&](std::string_view bytes) { stream.append(bytes); });
-  Json reply;
-  if (!client.request(Json{{"cmd", "stream"}}, reply, error)) throw UserError(error);
   const InterruptScope interrupt;
-  // The first refresh counts from the first bytes: a window with the recording's start in it.
-  const auto first_deadline = Clock::now() + std::chrono::seconds(10);
-  while (stream.bytes() == 0 && !stream.ended() && !interrupt.interrupted() && Clock::now() < first_deadline) {
-    if (!pump(client, stream, Clock::now() + std::chrono::milliseconds(100), interrupt))
-      throw UserError("the agent closed the connection");
-  }
+  // Asks for the stream of the file being written and waits for its first bytes: a refresh
+  // counts from them, with the file's start in its window.
+  const auto openStream = [&] {
+    Json reply;
+    if (!client.request(Json{{"cmd", "stream"}}, reply, error)) throw UserError(error);
+    const auto first_deadline = Clock::now() + std::chrono::seconds(10);
+    while (stream.bytes() == 0 && !stream.ended() && !interrupt.interrupted() && Clock::now() < first_deadline) {
+      if (!pump(client, stream, Clock::now() + std::chrono::milliseconds(100), interrupt))
+        throw UserError("the agent closed the connection");
+    }
+  };
+  openStream();
   if (stream.bytes() == 0 && !interrupt.interrupted()) {
     throw UserError("the agent records nothing now (start a recording: stackscope connect " + args.target +
                     " start ...)");
@@ -240,6 +251,13 @@ int runTop(const TopArgs& args) {
       std::cerr << "stackscope: warning: the stream is not readable yet: " << e.what() << '\n';
     }
     if (stream.ended()) {
+      // With rotation a stream follows one file: while the agent records, the next is asked
+      // for (the window then starts again with it).
+      if (status.value("recording", false)) {
+        stream.restart();
+        openStream();
+        continue;
+      }
       if (!args.json) std::cout << "\nthe recording ended\n";
       break;
     }

@@ -195,10 +195,10 @@ TEST_F(ControlSessions, AClassesFilterChangedAtRunTimeChangesWhichObjectsAreSamp
   EXPECT_NEAR(samplesOf(both, pair) / both_buffers, 1.0, 0.5) << both.dump(1);
 }
 
-// `top PID --json` for `iterations` refreshes of a second over the last 10 s: one object each.
-std::vector<json> topRefreshes(pid_t pid, int iterations) {
+// `top PID --json` for `iterations` refreshes of a second over the last `window`: one object each.
+std::vector<json> topRefreshes(pid_t pid, int iterations, const std::string& window = "10s") {
   ProcessResult top = run({STACKSCOPE_BIN, "top", std::to_string(pid), "--json", "--iterations", std::to_string(iterations),
-                           "--interval", "1s", "--window", "10s", "--top", "0"});
+                           "--interval", "1s", "--window", window, "--top", "0"});
   EXPECT_EQ(top.exit_code, 0) << top.err;
   std::istringstream lines(top.out);
   std::vector<json> refreshes;
@@ -223,6 +223,24 @@ TEST_F(ControlSessions, TopJsonNamesTheHottestMethods) {
   ASSERT_FALSE(last.at("methods").empty());
   EXPECT_EQ(last.at("methods")[0].at("method"), kWorkloads + "Cpu.mix") << last.dump(1).substr(0, 2000);
   expectThreeWaySplit(last);
+}
+
+// top on a recording that rotates every 1.5 s (chunks every 200 ms): each stream follows one
+// file, and top asks for the next file's as one ends, so every refresh over the last 2 s still
+// shows the work (a stream stuck in the first file would leave the later windows empty).
+TEST_F(ControlSessions, TopFollowsARotatingRecording) {
+  Child jvm(javaCommand("AttachTarget", {"20000"},
+                        {"-agentpath:" + agentPath() + "=event=cpu,interval=5ms,status=200ms,rotate=1500ms,control=0,file=" +
+                         file("rot.ssr")}));
+  ASSERT_TRUE(jvm.waitForStdout("ready", kWait));
+  const std::vector<json> refreshes = topRefreshes(jvm.pid(), 5, "2s");
+  ASSERT_EQ(refreshes.size(), 5u);
+  for (const json& refresh : refreshes) {
+    EXPECT_EQ(refresh.at("recording"), true);
+    ASSERT_FALSE(refresh.at("methods").empty()) << refresh.dump(1).substr(0, 1000);
+  }
+  EXPECT_EQ(refreshes.back().at("methods")[0].at("method"), kWorkloads + "Cpu.mix") << refreshes.back().dump(1).substr(0, 2000);
+  EXPECT_TRUE(std::filesystem::exists(file("rot-2.ssr"))) << "the recording rotated at least twice";
 }
 
 // top on a JVM started without the agent: it loads one as attach does, records for the view,
