@@ -48,24 +48,22 @@ bool densify(const std::array<std::vector<std::pair<size_t, T>>, N>& sparse, siz
 }
 
 // Puts `column` (empty, or one entry per event) in the events' new order.
-template <typename T>
-void permute(std::vector<T>& column, const std::vector<uint32_t>& order) {
+template <typename Column>
+void permute(Column& column, const std::vector<uint32_t>& order) {
   if (column.empty()) return;
-  std::vector<T> sorted(order.size());
+  Column sorted(order.size());
   for (size_t i = 0; i < order.size(); ++i) sorted[i] = column[order[i]];
   column = std::move(sorted);
 }
 
-// Maps the pages of table[from, to) (within its capacity) in one call, instead of one page
-// fault per 4 KiB as they are written: a third of a large load's time in perf. Only a hint
-// (MADV_POPULATE_WRITE, Linux 5.14): where it fails, the pages fault in as before.
-void prefault(std::vector<Event>& table, size_t from, size_t to) {
-  to = std::min(to, table.capacity());
+// Maps the pages of [from, to) in one call, instead of one page fault per 4 KiB as they are
+// written: a third of a large load's time in perf. Only a hint (MADV_POPULATE_WRITE, Linux
+// 5.14): where it fails, the pages fault in as before.
+void prefault(const Event* from, const Event* to) {
   if (to <= from) return;
   constexpr uintptr_t kPage = 4096;
-  const auto base = reinterpret_cast<uintptr_t>(table.data());
-  const uintptr_t begin = (base + from * sizeof(Event) + kPage - 1) & ~(kPage - 1);
-  const uintptr_t end = (base + to * sizeof(Event)) & ~(kPage - 1);
+  const uintptr_t begin = (reinterpret_cast<uintptr_t>(from) + kPage - 1) & ~(kPage - 1);
+  const uintptr_t end = reinterpret_cast<uintptr_t>(to) & ~(kPage - 1);
   if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_WRITE);
 }
 
@@ -76,10 +74,11 @@ void EventDecoder::expect(size_t events) {
   // record count costs no memory before events really fill the table (beyond it, pages fault
   // in as they are written).
   constexpr size_t kStep = (size_t{32} << 20) / sizeof(Event);
-  const size_t wanted = out_.events.size() + std::min(events, kStep);
-  if (wanted <= prefaulted_) return;
-  prefault(out_.events, prefaulted_, wanted + kStep);
-  prefaulted_ = wanted + kStep;
+  const auto ahead = [&](size_t n) { return next_ + std::min<size_t>(n, region_end_ - next_); };
+  if (ahead(std::min(events, kStep)) <= prefaulted_) return;
+  const Event* const to = ahead(std::min(events, kStep) + kStep);
+  prefault(prefaulted_, to);
+  prefaulted_ = to;
 }
 
 bool EventDecoder::accept(uint32_t id) {
@@ -112,11 +111,9 @@ void EventDecoder::sample(const format::SampleRecord& s) {
   }
   // Its thread's metric deltas (kTimeSampleMetrics' columns): most samples of an idle thread
   // carry none, and the sparse columns keep only those that do.
-  if (s.cpu_us != 0) out_.amounts[kCpuTimeColumn].emplace_back(out_.events.size(), s.cpu_us * 1000);
-  if (s.alloc_bytes != 0) out_.amounts[kAllocBytesColumn].emplace_back(out_.events.size(), s.alloc_bytes);
-  out_.out_of_order |= !out_.events.empty() && s.time_ns < out_.events.back().time_ns;
-  out_.events.push_back({s.time_ns, s.thread, stack, s.state, std::min(s.weight, Event::kMaxWeight), annotation, *kind});
-  out_.kinds_seen |= 1u << static_cast<unsigned>(*kind);
+  if (s.cpu_us != 0) out_.amounts[kCpuTimeColumn].emplace_back(count_, s.cpu_us * 1000);
+  if (s.alloc_bytes != 0) out_.amounts[kAllocBytesColumn].emplace_back(count_, s.alloc_bytes);
+  store({s.time_ns, s.thread, stack, s.state, std::min(s.weight, Event::kMaxWeight), annotation, *kind});
 }
 
 void EventDecoder::addEvent(Event event) {
@@ -125,9 +122,7 @@ void EventDecoder::addEvent(Event event) {
     event.stack = 0;
   }
   if (event.annotation >= model_.annotations.size()) event.annotation = 0;
-  out_.out_of_order |= !out_.events.empty() && event.time_ns < out_.events.back().time_ns;
-  out_.events.push_back(event);
-  out_.kinds_seen |= 1u << static_cast<unsigned>(event.kind);
+  store(event);
 }
 
 // A collection is an event of no thread and no stack; its time metric is its duration, its
@@ -135,7 +130,7 @@ void EventDecoder::addEvent(Event event) {
 void EventDecoder::gc(const format::GcRecord& g) {
   seen(g.time_ns);
   if (!window_.contains(g.time_ns)) return;
-  const size_t index = out_.events.size();
+  const size_t index = count_;
   const MetricInfo& time = *findMetric(EventKind::Gc, "time");
   out_.amounts[time.column].emplace_back(index, g.duration_ns > 0 ? static_cast<uint64_t>(g.duration_ns) : 0);
   const auto known = [&](uint32_t id) { return id < model_.strings.size() ? id : 0; };
@@ -160,7 +155,7 @@ void EventDecoder::alloc(const format::AllocRecord& a) {
   const AllocEstimate estimate = estimateAllocation(a.size, a.interval);
   // The tag names an object once; without one, the event's own coordinates seed the rounding.
   const uint64_t seed = a.tag != 0 ? a.tag : static_cast<uint64_t>(a.time_ns) ^ (uint64_t{a.stack} << 32) ^ a.thread;
-  const size_t index = out_.events.size();
+  const size_t index = count_;
   out_.amounts[findMetric(EventKind::Alloc, "objects")->column].emplace_back(index, roundUnbiased(estimate.objects, seed));
   const auto bytes = static_cast<uint64_t>(std::llround(std::min(estimate.bytes, kLargestEstimate)));
   out_.amounts[findMetric(EventKind::Alloc, "bytes")->column].emplace_back(index, bytes);
@@ -187,7 +182,7 @@ void EventDecoder::classHistogram(const format::ClassHistogramRecord& h) {
   const MetricInfo& instances = *findMetric(EventKind::Histogram, "instances");
   const MetricInfo& bytes = *findMetric(EventKind::Histogram, "bytes");
   for (const format::ClassCountEntry& c : h.classes) {
-    const size_t index = out_.events.size();
+    const size_t index = count_;
     out_.amounts[instances.column].emplace_back(index, c.instances);
     out_.amounts[bytes.column].emplace_back(index, c.bytes);
     // The class as the object class label too, so classes[…] and --where class= select rows.
@@ -207,7 +202,7 @@ void EventDecoder::lock(const format::LockRecord& l) {
   if (!window_.contains(l.time_ns) || !accept(l.thread)) return;
   named(l.thread);
   const EventKind kind = l.kind == format::WaitKind::Lock ? EventKind::Lock : EventKind::Wait;
-  const size_t index = out_.events.size();
+  const size_t index = count_;
   out_.amounts[findMetric(kind, "time")->column].emplace_back(index, l.duration_ns > 0 ? static_cast<uint64_t>(l.duration_ns) : 0);
   if (l.lock_class != 0 && l.lock_class < model_.strings.size())
     out_.labels[static_cast<size_t>(Label::ObjectClass)].emplace_back(index, l.lock_class);
@@ -250,19 +245,27 @@ void EventDecoder::end(const format::RecordingEndRecord& e) {
 }
 
 void mergeEvents(Recording& rec, DecodedEvents&& run, DecodedEvents& totals) {
-  totals.out_of_order |= run.out_of_order ||
-                         (!rec.events.empty() && !run.events.empty() && run.events.front().time_ns < rec.events.back().time_ns);
-  // The first run's table was sized for all of them: later runs are appended, not reallocated.
-  const size_t offset = rec.events.size();
+  EventTable& table = rec.events;
+  const size_t offset = totals.placed;
+  const size_t count = run.placed + run.spilled.size();
+  if (count != 0) {
+    const Event& first = run.placed != 0 ? table[run.region_begin + totals.spill_shift] : run.spilled.front();
+    totals.out_of_order |= run.out_of_order || (offset != 0 && first.time_ns < table[offset - 1].time_ns);
+  }
+  // Down to follow the runs before it (a copy only when an earlier run fell short of its
+  // region: a window, or records that were not events), then its spill in place.
+  if (const size_t region = run.region_begin + totals.spill_shift; region != offset) {
+    const auto from = table.begin() + static_cast<std::ptrdiff_t>(region);  // after `offset`: std::copy may overlap so
+    std::copy(from, from + static_cast<std::ptrdiff_t>(run.placed), table.begin() + static_cast<std::ptrdiff_t>(offset));
+  }
+  if (!run.spilled.empty()) {
+    table.insert(table.begin() + static_cast<std::ptrdiff_t>(offset + run.placed), run.spilled.begin(), run.spilled.end());
+    totals.spill_shift += run.spilled.size();
+  }
+  totals.placed += count;
   appendColumns(run.amounts, offset, totals.amounts);
   appendColumns(run.labels, offset, totals.labels);
   for (const auto& [index, owner] : run.owners) totals.owners.emplace_back(offset + index, owner);
-  if (rec.events.empty()) {
-    rec.events = std::move(run.events);
-  } else {
-    prefault(rec.events, rec.events.size(), rec.events.size() + run.events.size());
-    rec.events.insert(rec.events.end(), run.events.begin(), run.events.end());
-  }
   for (const auto& [index, tag] : run.tags) totals.tags.emplace_back(offset + index, tag);
   totals.freed.insert(totals.freed.end(), run.freed.begin(), run.freed.end());
   for (uint64_t interval : run.alloc_intervals)
@@ -323,6 +326,7 @@ bool addLiveEvents(Recording& rec, const DecodedEvents& totals) {
 }  // namespace
 
 void finishEvents(Recording& rec, const DecodedEvents& totals) {
+  rec.events.resize(totals.placed);  // the runs' regions were sized from record counts: the rest is unused
   // The stored quantities and labels, dense: a column is empty or parallel to the events.
   const bool has_amounts = densify(totals.amounts, rec.events.size(), rec.amounts);
   const bool has_labels = densify(totals.labels, rec.events.size(), rec.labels);

@@ -17,9 +17,14 @@
 
 namespace stackscope::analysis {
 
-// What a run of event chunks holds, in file order.
+// What a run of event chunks holds, in file order. Its events are in its region of the
+// model's table (placed), then, when the chunks held more than their record counts said, in
+// `spilled`; indices below count them in that order.
 struct DecodedEvents {
-  std::vector<Event> events;
+  size_t region_begin = 0;  // where its region starts in the table, before any earlier run's spill
+  size_t placed = 0;
+  std::vector<Event> spilled;
+  size_t spill_shift = 0;  // in the totals only: events earlier spills inserted, moving later regions up
   uint32_t kinds_seen = 0;
   bool out_of_order = false;
   std::vector<format::StatusRecord> statuses;
@@ -50,15 +55,21 @@ inline constexpr uint32_t kMaxId = 1u << 24;
 
 class EventDecoder final : public format::RecordVisitor {
  public:
-  // `model` holds the map data (read only); events outside `window` are left out. `reserve`
-  // sizes the event table up front.
-  EventDecoder(const Recording& model, const TimeWindow& window, size_t reserve = 0)
-      : model_(model), window_(window), own_kind_(model.eventKinds().front()) {
-    out_.events.reserve(reserve);
+  // `model` holds the map data (read only); events outside `window` are left out. The events
+  // are written into `table`'s entries [begin, end), which the caller sized (resize), which no
+  // other decoder writes, and which stay where they are (no reallocation) until take(); beyond
+  // `end` they are kept apart (spilled).
+  EventDecoder(const Recording& model, const TimeWindow& window, EventTable& table, size_t begin, size_t end)
+      : model_(model), window_(window), own_kind_(model.eventKinds().front()),
+        next_(table.data() + begin), region_end_(table.data() + end) {
+    out_.region_begin = begin;
   }
-  DecodedEvents take() { return std::move(out_); }
-  // About to decode up to `events` more events (a chunk's record count): the table's pages for
-  // them are mapped ahead, in one call (event_decoder.cpp, prefault). Nothing else changes.
+  DecodedEvents take() {
+    out_.placed = count_ - out_.spilled.size();
+    return std::move(out_);
+  }
+  // About to decode up to `events` more events (a chunk's record count): the region's pages
+  // for them are mapped ahead, in one call (event_decoder.cpp, prefault). Nothing else changes.
   void expect(size_t events);
 
   void sample(const format::SampleRecord& s) override;
@@ -78,6 +89,15 @@ class EventDecoder final : public format::RecordVisitor {
   bool accept(uint32_t id);
   // An event of a trace: its stack and annotation checked as a sample's are.
   void addEvent(Event event);
+  // Appends an event checked as valid to the run's events.
+  void store(const Event& event) {
+    out_.out_of_order |= count_ != 0 && event.time_ns < last_time_ns_;
+    last_time_ns_ = event.time_ns;
+    if (next_ != region_end_) *next_++ = event;
+    else out_.spilled.push_back(event);
+    ++count_;
+    out_.kinds_seen |= 1u << static_cast<unsigned>(event.kind);
+  }
   void seen(int64_t time_ns) { out_.last_event_ns = std::max(out_.last_event_ns, time_ns); }
   // Threads the map data described need no slot made: the usual case costs one compare.
   void named(uint32_t thread) {
@@ -89,11 +109,16 @@ class EventDecoder final : public format::RecordVisitor {
   DecodedEvents out_;
   EventKind own_kind_;  // of Sample records, which do not name theirs: the mode's
   std::unordered_set<uint64_t> carrier_pairs_;
-  size_t prefaulted_ = 0;  // events of the table whose pages expect() mapped
+  Event* next_;  // where the next event goes in the region
+  Event* region_end_;
+  const Event* prefaulted_ = next_;  // the region's pages up to here were mapped by expect()
+  size_t count_ = 0;  // events of the run so far, placed and spilled
+  int64_t last_time_ns_ = 0;
 };
 
-// Adds a run's events to the model, after the runs before it. Call finishEvents once all
-// runs are in.
+// Adds a run's events to the model, after the runs before it (`totals.placed` events): its
+// region is moved down to follow them, then its spilled events are inserted. Call
+// finishEvents once all runs are in.
 void mergeEvents(Recording& recording, DecodedEvents&& run, DecodedEvents& totals);
 void finishEvents(Recording& recording, const DecodedEvents& totals);
 

@@ -16,10 +16,12 @@ namespace stackscope::analysis {
 
 namespace {
 
-// Beyond this many events the table grows as it is filled instead of being sized up front:
-// a bound a hostile file makes up costs address space only (reserved pages are not touched),
-// while a table that grows copies itself (50 M events: 16 M, 32 M, then 64 M slots).
-constexpr size_t kMaxReservedSamples = size_t{1} << 26;
+// The event table is sized up front for at most this many events (1.6 GB of address space),
+// shared out among the runs in proportion to their chunks' record counts; events beyond a
+// run's share are kept apart and inserted in place after decoding (a copy of the table's
+// tail). A count a hostile file makes up so costs address space only: pages of the table are
+// mapped as events fill them.
+constexpr size_t kMaxSizedEvents = size_t{1} << 26;
 
 template <typename T>
 decltype(auto) slot(std::vector<T>& table, uint32_t id) {
@@ -163,21 +165,17 @@ constexpr uint64_t kMinRawBytesPerThread = 4u << 20;
 
 // Decodes the event chunks into the model: split into contiguous runs of about equal size,
 // one per usable CPU, each decoded by its own thread with its own reader (the caller's for the
-// first), then merged in chunk order, so the model is the one a sequential read builds.
+// first) into its own region of the event table, then merged in chunk order, so the model is
+// the one a sequential read builds.
 void decodeEventChunks(const std::string& path, format::RecordingReader& reader, Recording& rec,
                        const std::vector<format::ChunkInfo>& chunks, size_t wanted_threads, DecodedEvents& totals) {
-  // Room for the records of the chunks to read: no reallocation copies of a large table. The
-  // counts come from the file, so each is believed only as far as its chunk's decompressed
-  // size allows (a sample record takes at least kMinSampleBytes): a hostile count of 2^32
-  // must not become an allocation.
+  // A run's region holds its chunks' records. The counts come from the file, so each is
+  // believed only as far as its chunk's decompressed size allows (a sample record takes at
+  // least kMinSampleBytes): a hostile count of 2^32 must not become an allocation.
   constexpr size_t kMinSampleBytes = 6;
   const auto bound = [](const format::ChunkInfo& c) { return std::min<size_t>(c.record_count, c.raw_size / kMinSampleBytes); };
   uint64_t raw = 0;
-  size_t records = 0;
-  for (const format::ChunkInfo& c : chunks) {
-    raw += c.raw_size;
-    records += bound(c);
-  }
+  for (const format::ChunkInfo& c : chunks) raw += c.raw_size;
   const size_t worth = wanted_threads > 0 ? wanted_threads : std::min<uint64_t>(raw / kMinRawBytesPerThread, usableCpus());
   const size_t threads = std::clamp<size_t>(worth, 1, std::max<size_t>(chunks.size(), 1));
   // Run r holds chunks [starts[r], starts[r + 1]).
@@ -189,6 +187,17 @@ void decodeEventChunks(const std::string& path, format::RecordingReader& reader,
   }
   starts.push_back(chunks.size());
   const size_t runs = starts.size() - 1;
+  // Run r's region is entries [regions[r], regions[r + 1]) of the table.
+  std::vector<size_t> regions(runs + 1, 0);
+  size_t wanted = 0;
+  for (size_t r = 0; r < runs; ++r)
+    for (size_t i = starts[r]; i < starts[r + 1]; ++i) {
+      regions[r + 1] += bound(chunks[i]);
+      wanted += bound(chunks[i]);
+    }
+  const double share = wanted > kMaxSizedEvents ? static_cast<double>(kMaxSizedEvents) / static_cast<double>(wanted) : 1.0;
+  for (size_t r = 0; r < runs; ++r) regions[r + 1] = regions[r] + static_cast<size_t>(static_cast<double>(regions[r + 1]) * share);
+  rec.events.resize(regions[runs]);  // not written: each run's thread writes its region
   std::vector<DecodedEvents> decoded(runs);
   std::vector<std::vector<std::string>> warnings(runs);
   std::vector<uint64_t> bytes(runs, 0);
@@ -196,10 +205,7 @@ void decodeEventChunks(const std::string& path, format::RecordingReader& reader,
   const auto decodeRun = [&](size_t r, format::RecordingReader& from) {
     const size_t warned = from.warnings().size();
     const uint64_t read = from.bytesRead();
-    size_t reserve = 0;
-    for (size_t i = starts[r]; i < starts[r + 1]; ++i) reserve += bound(chunks[i]);
-    // The first run's table will hold every run's events (mergeEvents appends to it).
-    EventDecoder decoder(rec, rec.window, std::min(r == 0 ? records : reserve, kMaxReservedSamples));
+    EventDecoder decoder(rec, rec.window, rec.events, regions[r], regions[r + 1]);
     for (size_t i = starts[r]; i < starts[r + 1]; ++i) {
       decoder.expect(bound(chunks[i]));
       from.readChunk(chunks[i], decoder);
@@ -255,7 +261,7 @@ Recording loadRecording(const std::string& path, const TimeWindow& window, size_
   // earlier skipped that chunk, so look at it alone.
   const auto last = reader.lastEventChunk();
   if (last && (last->end_ns < window.from_ns || last->start_ns > window.to_ns)) {
-    EventDecoder decoder(recording, {0, 0});
+    EventDecoder decoder(recording, {0, 0}, recording.events, recording.events.size(), recording.events.size());
     EndFinder finder(decoder);
     reader.readChunk(*last, finder);
     mergeEvents(recording, decoder.take(), totals);

@@ -46,7 +46,7 @@ namespace {
 
 // The entry of `event` in `column` (empty, or parallel to `events`), T{} when it has none.
 template <typename T>
-T columnEntry(const std::vector<Event>& events, const std::vector<T>& column, const Event& event) {
+T columnEntry(const EventTable& events, const std::vector<T>& column, const Event& event) {
   // Compared as integers: an event from elsewhere (a copy) is not ordered with `events`.
   const auto at = reinterpret_cast<uintptr_t>(&event), begin = reinterpret_cast<uintptr_t>(events.data());
   const size_t index = (at - begin) / sizeof(Event);

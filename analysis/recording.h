@@ -10,9 +10,11 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "analysis/event_kinds.h"
@@ -79,6 +81,28 @@ struct Event {
 };
 static_assert(sizeof(Event) == 24);
 
+// Allocates the event table, whose resize() leaves the new events unwritten: the loader sizes
+// the table for every run of chunks at once and each run's thread fills its own part
+// (load.cpp), so no page of it is written, and faulted in, by one thread for all of them.
+// Every other way of adding events (push_back, insert, assign) writes them as usual.
+template <typename T>
+struct UnwrittenTailAllocator {
+  using value_type = T;
+  UnwrittenTailAllocator() = default;
+  template <typename U>
+  UnwrittenTailAllocator(const UnwrittenTailAllocator<U>&) noexcept {}
+  T* allocate(size_t n) { return std::allocator<T>{}.allocate(n); }
+  void deallocate(T* p, size_t n) noexcept { std::allocator<T>{}.deallocate(p, n); }
+  template <typename U>
+  void construct(U*) noexcept {}  // an aggregate's storage: written by its run's decoder
+  template <typename U, typename... Args>
+  void construct(U* p, Args&&... args) {
+    std::construct_at(p, std::forward<Args>(args)...);
+  }
+  bool operator==(const UnwrittenTailAllocator&) const = default;
+};
+using EventTable = std::vector<Event, UnwrittenTailAllocator<Event>>;
+
 // The owner of the lock a lock event waited for, when the agent found it: the culprit thread
 // and its stack at that moment (0 = unknown).
 struct LockOwner {
@@ -112,7 +136,7 @@ struct Recording {
   std::vector<Annotation> annotations;
 
   // Events inside the window (markers excepted), sorted by time, of every kind.
-  std::vector<Event> events;
+  EventTable events;
   // Quantities the events of some kinds carry (MetricSource::Amount), one column each, every
   // column either empty (no event carries it) or parallel to `events`.
   std::array<std::vector<uint64_t>, kAmountColumns> amounts;

@@ -81,7 +81,7 @@ template <typename Fn>
 ViewTotals forEachEvent(const Recording& recording, const EventScope& scope, Fn&& fn) {
   const MetricValue value(recording, *scope.metric);
   ViewTotals totals;
-  const std::vector<Event>& events = recording.events;
+  const EventTable& events = recording.events;
   for (size_t i = 0; i < events.size(); ++i) {
     const Event& event = events[i];
     if (event.kind != scope.kind || (scope.keep && !scope.keep(event))) continue;

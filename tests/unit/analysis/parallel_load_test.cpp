@@ -6,8 +6,10 @@
 
 #include <tuple>
 
+#include "analysis/event_decoder.h"
 #include "analysis/load.h"
 #include "fixture.h"
+#include "format/reader.h"
 #include "format/writer.h"
 #include "kinds_fixture.h"
 
@@ -106,6 +108,47 @@ TEST(ParallelLoad, AnyNumberOfThreadsBuildsTheSequentialModel) {
     ++gcs;
   }
   EXPECT_EQ(gcs, 40u);
+}
+
+// Runs whose chunks hold more events than their regions of the table were sized for (a file
+// whose record counts are too low, or more events than the table is sized for up front) keep
+// the rest apart and merge them in place: the model is still the sequential one.
+TEST(ParallelLoad, EventsBeyondTheirRegionsAreMergedInOrder) {
+  TempDir dir;
+  writeManyChunks(dir.file("many.ssr"), 12);
+  const Recording sequential = loadRecording(dir.file("many.ssr"), {}, 1);
+  Recording model = loadMapData(dir.file("many.ssr"));
+  model.window = {};
+  format::RecordingReader reader(dir.file("many.ssr"));
+  std::vector<format::ChunkInfo> chunks;
+  for (const format::ChunkInfo& chunk : reader.plan(0, TimeWindow::kOpen))
+    if (chunk.kind == format::ChunkKind::Event) chunks.push_back(chunk);
+  ASSERT_EQ(chunks.size(), 13u);  // and the one with the recording's end
+  // Three runs of four chunks or more (about 55 events each), with regions of 0, 7 and 30 entries.
+  const std::vector<size_t> runs{0, 4, 8, chunks.size()};
+  const std::vector<size_t> regions{0, 0, 7, 37};
+  model.events.resize(regions.back());
+  std::vector<DecodedEvents> decoded;  // every run, before any is merged (as load.cpp does)
+  for (size_t run = 0; run < 3; ++run) {
+    EventDecoder decoder(model, model.window, model.events, regions[run], regions[run + 1]);
+    for (size_t i = runs[run]; i < runs[run + 1]; ++i) reader.readChunk(chunks[i], decoder);
+    decoded.push_back(decoder.take());
+    EXPECT_FALSE(decoded.back().spilled.empty()) << run;
+  }
+  DecodedEvents totals;
+  for (DecodedEvents& run : decoded) mergeEvents(model, std::move(run), totals);
+  finishEvents(model, totals);
+  ASSERT_EQ(model.events.size(), sequential.events.size());
+  for (size_t i = 0; i < model.events.size(); ++i) {
+    const Event &x = model.events[i], &y = sequential.events[i];
+    ASSERT_EQ(std::make_tuple(x.time_ns, x.thread, x.stack, x.state, uint32_t{x.weight}, uint32_t{x.annotation}, x.kind),
+              std::make_tuple(y.time_ns, y.thread, y.stack, y.state, uint32_t{y.weight}, uint32_t{y.annotation}, y.kind))
+        << "event " << i;
+  }
+  EXPECT_EQ(model.kinds_seen, sequential.kinds_seen);
+  EXPECT_EQ(model.amounts, sequential.amounts);
+  EXPECT_EQ(model.labels, sequential.labels);
+  EXPECT_EQ(model.lost, sequential.lost);
 }
 
 }  // namespace
