@@ -81,12 +81,6 @@ void EventDecoder::expect(size_t events) {
   prefaulted_ = to;
 }
 
-bool EventDecoder::accept(uint32_t id) {
-  if (id < kMaxId) return true;
-  ++out_.rejected_ids;
-  return false;
-}
-
 void EventDecoder::sample(const format::SampleRecord& s) {
   seen(s.time_ns);
   if (!window_.contains(s.time_ns) || !accept(s.thread)) return;
@@ -98,12 +92,12 @@ void EventDecoder::sample(const format::SampleRecord& s) {
   named(s.thread);
   uint32_t stack = s.stack;
   // A stack lost with a damaged map chunk: keep the sample in the totals, with no frames.
-  if (stack >= model_.stack_defined.size() || !model_.stack_defined[stack]) {
+  if (!stackKnown(stack)) {
     ++out_.missing_stacks;
     stack = 0;
   }
   // Like a missing stack, a missing annotation leaves the sample in, unannotated.
-  const uint32_t annotation = s.annotation < model_.annotations.size() ? s.annotation : 0;
+  const uint32_t annotation = s.annotation < annotations_known_ ? s.annotation : 0;
   // A virtual thread's carrier: kept per thread (a few), not per sample.
   if (s.carrier != 0 && s.carrier != s.thread && accept(s.carrier)) {
     named(s.carrier);
@@ -117,11 +111,11 @@ void EventDecoder::sample(const format::SampleRecord& s) {
 }
 
 void EventDecoder::addEvent(Event event) {
-  if (event.stack >= model_.stack_defined.size() || !model_.stack_defined[event.stack]) {
+  if (!stackKnown(event.stack)) {
     if (event.stack != 0) ++out_.missing_stacks;
     event.stack = 0;
   }
-  if (event.annotation >= model_.annotations.size()) event.annotation = 0;
+  if (event.annotation >= annotations_known_) event.annotation = 0;
   store(event);
 }
 
@@ -208,8 +202,7 @@ void EventDecoder::lock(const format::LockRecord& l) {
     out_.labels[static_cast<size_t>(Label::ObjectClass)].emplace_back(index, l.lock_class);
   if (l.owner != 0 && accept(l.owner)) {
     named(l.owner);
-    const bool stack_known = l.owner_stack < model_.stack_defined.size() && model_.stack_defined[l.owner_stack];
-    out_.owners.emplace_back(index, LockOwner{l.owner, stack_known ? l.owner_stack : 0});
+    out_.owners.emplace_back(index, LockOwner{l.owner, stackKnown(l.owner_stack) ? l.owner_stack : 0});
   }
   addEvent({l.time_ns, l.thread, l.stack, format::ThreadState::Blocked, 1, l.annotation, kind});
 }

@@ -86,28 +86,46 @@ class EventDecoder final : public format::RecordVisitor {
   void end(const format::RecordingEndRecord& e) override;
 
  private:
-  bool accept(uint32_t id);
+  bool accept(uint32_t id) {
+    if (id < kMaxId) [[likely]]
+      return true;
+    ++out_.rejected_ids;
+    return false;
+  }
+  bool stackKnown(uint32_t stack) const { return stack < stacks_known_ && model_.stack_defined[stack]; }
   // An event of a trace: its stack and annotation checked as a sample's are.
   void addEvent(Event event);
-  // Appends an event checked as valid to the run's events.
-  void store(const Event& event) {
+  // Appends an event checked as valid to the run's events. Field by field: the event's
+  // bitfields, built in memory byte by byte then copied as one block, stalled every store on
+  // the block's load (perf: half the decoder's time).
+  [[gnu::always_inline]] void store(const Event& event) {
     out_.out_of_order |= count_ != 0 && event.time_ns < last_time_ns_;
     last_time_ns_ = event.time_ns;
-    if (next_ != region_end_) *next_++ = event;
-    else out_.spilled.push_back(event);
+    Event& slot = next_ != region_end_ ? *next_++ : out_.spilled.emplace_back();
+    slot.time_ns = event.time_ns;
+    slot.thread = event.thread;
+    slot.stack = event.stack;
+    slot.state = event.state;
+    slot.weight = event.weight;
+    slot.annotation = event.annotation;
+    slot.kind = event.kind;
     ++count_;
     out_.kinds_seen |= 1u << static_cast<unsigned>(event.kind);
   }
   void seen(int64_t time_ns) { out_.last_event_ns = std::max(out_.last_event_ns, time_ns); }
   // Threads the map data described need no slot made: the usual case costs one compare.
   void named(uint32_t thread) {
-    if (thread >= model_.threads.size()) out_.max_thread = std::max(out_.max_thread, thread);
+    if (thread >= threads_known_) out_.max_thread = std::max(out_.max_thread, thread);
   }
 
   const Recording& model_;
   TimeWindow window_;
   DecodedEvents out_;
   EventKind own_kind_;  // of Sample records, which do not name theirs: the mode's
+  // The sizes of the model's tables, read once (a size is a division for most element types).
+  size_t threads_known_ = model_.threads.size();
+  size_t stacks_known_ = model_.stack_defined.size();
+  size_t annotations_known_ = model_.annotations.size();
   std::unordered_set<uint64_t> carrier_pairs_;
   Event* next_;  // where the next event goes in the region
   Event* region_end_;
