@@ -1,14 +1,11 @@
 #include "analysis/load.h"
 
-#include <sched.h>
-
 #include <algorithm>
-#include <exception>
-#include <thread>
 #include <unordered_map>
 
 #include "analysis/event_decoder.h"
 #include "analysis/native_frame_names.h"
+#include "analysis/parallel.h"
 #include "common/duration.h"
 #include "format/reader.h"
 
@@ -152,14 +149,6 @@ class EndFinder final : public format::RecordVisitor {
   format::RecordVisitor& target_;
 };
 
-// CPUs this process may run on (taskset and cgroups narrow it), at least 1.
-size_t usableCpus() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (::sched_getaffinity(0, sizeof set, &set) != 0) return 1;
-  return std::max(1, CPU_COUNT(&set));
-}
-
 // Below this much decompressed data per thread, a thread costs more than it saves.
 constexpr uint64_t kMinRawBytesPerThread = 4u << 20;
 
@@ -201,7 +190,6 @@ void decodeEventChunks(const std::string& path, format::RecordingReader& reader,
   std::vector<DecodedEvents> decoded(runs);
   std::vector<std::vector<std::string>> warnings(runs);
   std::vector<uint64_t> bytes(runs, 0);
-  std::vector<std::exception_ptr> failures(runs);
   const auto decodeRun = [&](size_t r, format::RecordingReader& from) {
     const size_t warned = from.warnings().size();
     const uint64_t read = from.bytesRead();
@@ -214,24 +202,11 @@ void decodeEventChunks(const std::string& path, format::RecordingReader& reader,
     if (r > 0) warnings[r].assign(from.warnings().begin() + static_cast<std::ptrdiff_t>(warned), from.warnings().end());
     bytes[r] = from.bytesRead() - read;
   };
-  std::vector<std::thread> workers;
-  for (size_t r = 1; r < runs; ++r)
-    workers.emplace_back([&, r] {
-      try {
-        format::RecordingReader own(path);
-        decodeRun(r, own);
-      } catch (...) {
-        failures[r] = std::current_exception();
-      }
-    });
-  try {
-    decodeRun(0, reader);
-  } catch (...) {
-    failures[0] = std::current_exception();
-  }
-  for (std::thread& worker : workers) worker.join();
-  for (const std::exception_ptr& failure : failures)
-    if (failure) std::rethrow_exception(failure);
+  runParts(runs, [&](size_t r) {
+    if (r == 0) return decodeRun(0, reader);
+    format::RecordingReader own(path);
+    decodeRun(r, own);
+  });
   for (size_t r = 0; r < runs; ++r) {
     mergeEvents(rec, std::move(decoded[r]), totals);
     rec.warnings.insert(rec.warnings.end(), warnings[r].begin(), warnings[r].end());

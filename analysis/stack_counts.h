@@ -16,6 +16,9 @@ struct StackValues {
   ViewTotals totals;               // of the view, including events without frames
 };
 
-StackValues valuesByStack(const Recording& recording, const EventScope& scope);
+// Summed on several threads, each over its own part of the events, when the scope has no
+// predicate (predicates cache their answers per id and are not safe from two threads) and
+// the events are many: `threads` 0 lets the engine choose, a number forces it (tests).
+StackValues valuesByStack(const Recording& recording, const EventScope& scope, size_t threads = 0);
 
 }  // namespace stackscope::analysis

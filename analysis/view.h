@@ -5,6 +5,7 @@
 // every kind of event.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 
@@ -76,13 +77,14 @@ class MetricValue {
 };
 
 // Calls fn(event, value) for every event of the scope's kind that its predicate keeps, and
-// returns their totals.
+// returns their totals; only events [begin, end) of the recording's table when given.
 template <typename Fn>
-ViewTotals forEachEvent(const Recording& recording, const EventScope& scope, Fn&& fn) {
+ViewTotals forEachEvent(const Recording& recording, const EventScope& scope, Fn&& fn, size_t begin = 0,
+                        size_t end = SIZE_MAX) {
   const MetricValue value(recording, *scope.metric);
   ViewTotals totals;
   const EventTable& events = recording.events;
-  for (size_t i = 0; i < events.size(); ++i) {
+  for (size_t i = begin; i < std::min(end, events.size()); ++i) {
     const Event& event = events[i];
     if (event.kind != scope.kind || (scope.keep && !scope.keep(event))) continue;
     const uint64_t v = value(event, i);

@@ -8,6 +8,7 @@
 
 #include "analysis/event_decoder.h"
 #include "analysis/load.h"
+#include "analysis/stack_counts.h"
 #include "fixture.h"
 #include "format/reader.h"
 #include "format/writer.h"
@@ -149,6 +150,34 @@ TEST(ParallelLoad, EventsBeyondTheirRegionsAreMergedInOrder) {
   EXPECT_EQ(model.amounts, sequential.amounts);
   EXPECT_EQ(model.labels, sequential.labels);
   EXPECT_EQ(model.lost, sequential.lost);
+}
+
+// The per-stack sums split among threads (each over its own part of the events) add up to
+// the one-thread sums: every kind and metric of two recordings, whatever the number of parts.
+TEST(ParallelSums, AnyNumberOfThreadsGivesTheOneThreadValuesByStack) {
+  TempDir dir;
+  writeManyChunks(dir.file("many.ssr"), 40);
+  writeKindsRecording(dir.file("kinds.ssr"));
+  for (const char* file : {"many.ssr", "kinds.ssr"}) {
+    const Recording recording = loadRecording(dir.file(file));
+    size_t compared = 0;
+    for (const EventKindInfo& kind : eventKinds()) {
+      for (const MetricInfo& metric : kind.metrics) {
+        const EventScope scope{kind.kind, &metric, {}};
+        const StackValues one = valuesByStack(recording, scope, 1);
+        compared += one.totals.samples;
+        for (size_t threads : {2, 3, 7}) {
+          const StackValues many = valuesByStack(recording, scope, threads);
+          const std::string what = std::string(file) + " " + kind.name + " " + metric.name + " on " + std::to_string(threads);
+          EXPECT_EQ(many.by_stack, one.by_stack) << what;
+          EXPECT_EQ(many.samples_by_stack, one.samples_by_stack) << what;
+          EXPECT_EQ(many.totals.samples, one.totals.samples) << what;
+          EXPECT_EQ(many.totals.value, one.totals.value) << what;
+        }
+      }
+    }
+    EXPECT_GT(compared, 0u) << file;  // the recordings have events of the kinds compared
+  }
 }
 
 }  // namespace
