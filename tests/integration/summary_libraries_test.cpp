@@ -9,12 +9,6 @@ namespace {
 
 class SummaryLibraries : public RecordingTest {};
 
-const json* part(const json& parts, const std::string& name) {
-  for (const json& p : parts)
-    if (p.at("name") == name) return &p;
-  return nullptr;
-}
-
 TEST_F(SummaryLibraries, JdkModuleAndApplicationJarShareTheirCpuTime) {
   ProcessResult rec = record({"-e", "cpu"}, file("libraries.ssr"), "LibrarySplit");
   ASSERT_EQ(rec.exit_code, 0) << rec.err;
@@ -23,11 +17,11 @@ TEST_F(SummaryLibraries, JdkModuleAndApplicationJarShareTheirCpuTime) {
   const json summary = query({"summary", file("libraries.ssr"), "--where", "path~" + kWorkloads + "LibrarySplit.main"});
   const json& libraries = summary.at("libraries");
   EXPECT_FALSE(summary.contains("libraries_note")) << "every class's library is named";
-  const json* base = part(libraries, "java.base");
-  const json* jar = part(libraries, "stackscope_workloads.jar");
+  const json* base = find(summary, "libraries", "name", "java.base");
+  const json* jar = find(summary, "libraries", "name", "stackscope_workloads.jar");
   ASSERT_TRUE(base && jar) << libraries.dump(1);
-  EXPECT_EQ(part(libraries, "JDK"), nullptr);
-  EXPECT_EQ(part(libraries, "application classes"), nullptr);
+  EXPECT_EQ(find(summary, "libraries", "name", "JDK"), nullptr);
+  EXPECT_EQ(find(summary, "libraries", "name", "application classes"), nullptr);
   // Within 5 points of the measured split: the jar's own code by self value; java.base by
   // total, as its sort may run in a native library below it (JDK 25: libsimdsort.so).
   const double total = summary.at("total").get<double>();
