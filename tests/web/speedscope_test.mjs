@@ -45,7 +45,8 @@ try {
   const rows = await tab.$$eval("tr", (trs) => trs.map((tr) => tr.innerText.replace(/\s+/g, " ").trim()));
   const shown = rows.map((row) => row.match(/^(\d+) \([\d.]+%\) (\d+) \([\d.]+%\) (.+)$/)).filter(Boolean);
   const mismatched = shown.filter(([, total, self, name]) => {
-    const method = report.methods.find((m) => m.method === name);
+    // Frames are named as the methods view displays them (overloads with their parameters).
+    const method = report.methods.find((m) => m.display === name);
     return !method || method.total !== Number(total) || method.self !== Number(self);
   });
   check("speedscope's sandwich table shows each method's self and total samples as report does",
