@@ -183,6 +183,9 @@ Summary summarize(const Recording& recording, const EventScope& scope, size_t to
   }
   summary.thread_tree = threadTree(recording, threads);
   summary.libraries = partsByKey(profile, libraryOf);
+  summary.libraries_unnamed = std::any_of(profile.frames.begin(), profile.frames.end(), [](const ProfileFrame& f) {
+    return (f.kind == ProfileFrameKind::Java || f.kind == ProfileFrameKind::Jdk) && f.library.empty();
+  });
   summary.packages = partsByKey(profile, packageOf);
   keepTop(summary.packages, top);
   return summary;

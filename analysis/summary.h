@@ -56,7 +56,10 @@ struct Summary {
   // Which thread started which, depth first, the heaviest subtree first: threads with events and
   // their ancestors. Empty when the recording has no thread parents (an older agent, an attach).
   std::vector<SummaryThread> thread_tree;
-  std::vector<SummaryPart> libraries;        // by total: native modules, "JDK", "application"
+  std::vector<SummaryPart> libraries;        // by total: JDK modules, jars, native modules
+  // Some Java frame's library is not in the recording (an older agent): its frames count as
+  // "JDK" or "application classes".
+  bool libraries_unnamed = false;
   std::vector<SummaryPart> packages;         // Java packages, by total
 };
 

@@ -14,14 +14,7 @@ using Align = TextTable::Align;
 
 // Recordings of older agents, or of an attached one, do not say which thread started which.
 constexpr const char* kNoThreadParents = "not in this recording (recorded from the JVM's start by agents since ThreadParent)";
-constexpr const char* kNoJars = "classes are not split by module or jar: the recording does not name them (agents before the Method record's code_source)";
-
-// Whether the libraries fall back on "JDK" / "application classes" (libraryOf in summary.cpp).
-bool librariesUnnamed(const std::vector<SummaryPart>& libraries) {
-  for (const SummaryPart& p : libraries)
-    if (p.name == "JDK" || p.name == "application classes") return true;
-  return false;
-}
+constexpr const char* kNoJars = "some classes are not split by module or jar: the recording does not name their library (agents before the Method record's code_source, or a class with neither a named module nor a code source)";
 
 void writeParts(std::ostream& out, const char* title, const std::vector<SummaryPart>& parts, uint64_t whole,
                 const char* what) {
@@ -93,7 +86,7 @@ void writeSummaryText(std::ostream& out, const analysis::Recording& recording, c
     tree.write(out);
   }
   writeParts(out, "Libraries", s.libraries, whole, "Library");
-  if (librariesUnnamed(s.libraries)) out << "(" << kNoJars << ")\n";
+  if (s.libraries_unnamed) out << "(" << kNoJars << ")\n";
   writeParts(out, "Packages", s.packages, whole, "Package");
 }
 
@@ -127,7 +120,7 @@ Json summaryJson(const analysis::Recording& recording, const ReportOptions& opti
     out["threads"]["tree"] = std::move(tree);
   }
   out["libraries"] = partsJson(s.libraries, whole);
-  if (librariesUnnamed(s.libraries)) out["libraries_note"] = kNoJars;
+  if (s.libraries_unnamed) out["libraries_note"] = kNoJars;
   out["packages"] = partsJson(s.packages, whole);
   return out;
 }

@@ -320,7 +320,6 @@ void RecordingWriter::writeClassHistogram(const ClassHistogramRecord& histogram)
   if (events_.raw.size() >= kMaxChunkRawBytes) flush();
 }
 
-// Like Gc and Exception, its time does not move the running time (readers before it skip it).
 // Map data, like markers: which thread started which holds for every window (docs/format.md).
 // Its time does not move the map's running time, so readers before it skip it safely.
 void RecordingWriter::writeThreadParent(const ThreadParentRecord& parent) {
