@@ -83,10 +83,8 @@ class MapLoader final : public format::RecordVisitor {
     if (!accept(t.id)) return;
     ThreadInfo& info = slot(rec_.threads, t.id);  // the last record for an id wins
     info.defined = true;
-    info.name = t.name;
     // A renamed thread is written again with the same id (docs/format.md): keep the history.
-    if (info.names.empty() || info.names.back() != t.name) info.names.push_back(t.name);
-    if (info.names.size() > ThreadInfo::kMaxNames) info.names.erase(info.names.begin());
+    info.takeName(t.name);
     info.os_tid = t.os_tid;
     info.java_id = t.java_id;
     info.is_virtual = t.is_virtual;

@@ -48,13 +48,23 @@ struct MethodInfo {
 struct ThreadInfo {
   static constexpr int64_t kUnknownTime = std::numeric_limits<int64_t>::min();
   bool defined = false;  // false: referred to by a sample, never described by the file
-  std::string name;  // the last one
+  std::string name;  // the last one, but see takeName
   int64_t os_tid = 0;
   int64_t java_id = 0;
   int64_t start_ns = kUnknownTime;  // from ThreadStart / ThreadEnd events
   int64_t end_ns = kUnknownTime;
   std::vector<std::string> names = {};  // every name it had, oldest first (renames), at most kMaxNames
   static constexpr size_t kMaxNames = 64;  // beyond, the oldest are dropped
+  // A name the thread had next: it becomes `name` and joins `names`. Except the launcher's
+  // thread, which detaches as main once main() returned and attaches again as DestroyJavaVM
+  // to wait for the other threads (one id, agent/thread_tracker.h): not a rename by the
+  // program, so the thread keeps the name its work was done under.
+  void takeName(const std::string& next) {
+    if (name.empty() || next != "DestroyJavaVM") name = next;
+    if (std::find(names.begin(), names.end(), next) != names.end()) return;
+    if (names.size() >= kMaxNames) names.erase(names.begin());
+    names.push_back(next);
+  }
   bool is_virtual = false;  // a virtual thread (JDK 21+)
   std::vector<uint32_t> carriers = {};  // virtual: the platform threads it ran on, at most kMaxCarriers
   static constexpr size_t kMaxCarriers = 256;

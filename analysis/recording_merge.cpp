@@ -150,12 +150,7 @@ void RecordingMerger::mergeThread(uint32_t id, ThreadInfo&& thread, const std::v
   into.start_ns = start_ns;
   if (thread.end_ns != ThreadInfo::kUnknownTime) into.end_ns = thread.end_ns;
   if (!thread.defined) return;
-  into.name = thread.name;
-  for (std::string& name : thread.names) {
-    if (std::find(into.names.begin(), into.names.end(), name) != into.names.end()) continue;
-    if (into.names.size() >= ThreadInfo::kMaxNames) into.names.erase(into.names.begin());
-    into.names.push_back(std::move(name));
-  }
+  for (const std::string& name : thread.names) into.takeName(name);
   for (uint32_t carrier : thread.carriers)
     if (into.carriers.size() < ThreadInfo::kMaxCarriers && std::find(into.carriers.begin(), into.carriers.end(), carrier) == into.carriers.end())
       into.carriers.push_back(carrier);

@@ -74,7 +74,7 @@ TEST_F(AllocTrace, EstimatesObjectsAndBytesByClassAndMethod) {
   EXPECT_NEAR(byClass(made, pair) / pairs, 1.0, kTolerance) << made.dump(1);
   EXPECT_EQ(byClass(made, "byte[]"), 0.0) << made.dump(1);
   const json threads = report(path, {"--view", "classes[byte[]]/threads", "--metric", "bytes"});
-  // The main thread allocated them (it ends as DestroyJavaVM: it keeps its names).
+  // The main thread allocated them (it ends as DestroyJavaVM, and keeps both names).
   ASSERT_FALSE(threads.at("threads").empty()) << threads.dump(1);
   const json& top = threads.at("threads")[0];
   EXPECT_NE(std::find(top.at("names").begin(), top.at("names").end(), "main"), top.at("names").end()) << threads.dump(1);

@@ -10,8 +10,8 @@ namespace {
 
 const char* const kIdleThreads[] = {"sleeper", "blocked", "waiter"};
 
-// The launcher's thread: named main, then DestroyJavaVM once main() returned (one row, its
-// last name shown, every name in `names`).
+// The launcher's thread: named main, then DestroyJavaVM once main() returned (one row shown
+// as main, every name in `names`).
 const json* mainThread(const json& threads) {
   for (const json& t : threads.at("threads")) {
     for (const json& name : t.at("names")) {

@@ -73,7 +73,7 @@ TEST_F(WallPauses, GcTimeIsGcSamplesOfTheAllocatingThread) {
   ASSERT_GT(t.at("gc"), 0) << rec.out;
 
   const json threads = report(path, {"--view", "threads"});
-  const json& main = thread(threads, "DestroyJavaVM");  // main, renamed once it returned
+  const json& main = thread(threads, "main");
   const double samples = main.at("samples").get<double>();
   // (a) No tick the pauses stopped is a loss: timer overruns only where the sampler itself
   // waited for a CPU (none seen on this machine; 1 % of the samples allowed).
@@ -91,7 +91,7 @@ TEST_F(WallPauses, GcTimeIsGcSamplesOfTheAllocatingThread) {
   // A thread waiting in Object.wait is not stopped by a pause: it was waiting anyway.
   EXPECT_EQ(state(thread(threads, "Finalizer"), "gc"), 0) << threads.dump(1);
   // (d) Those samples show the pause as a frame on top of the main loop's stack.
-  expectPauseFrame(path, "DestroyJavaVM", "[gc]", state(main, "gc"), kWorkloads + "GcPauses.main");
+  expectPauseFrame(path, "main", "[gc]", state(main, "gc"), kWorkloads + "GcPauses.main");
 }
 
 // The JVM's own account of its safepoints: -Xlog:safepoint's "Total: N ns" of each, by name.
