@@ -9,7 +9,9 @@
 #include <vector>
 
 #include "agent/clocks.h"
+#include "agent/java_thread_tids.h"
 #include "agent/proc_task.h"
+#include "agent/vm_structs.h"
 #include "agent/wall_pending.h"
 #include "native/process_threads.h"
 
@@ -30,7 +32,16 @@ StackBounds currentThreadStack() {
   return {reinterpret_cast<uintptr_t>(low), reinterpret_cast<uintptr_t>(low) + size};
 }
 
-// The tid of the thread listed i-th, found by its OS name among the tasks; 0 when that is
+// `tid` if the process has that task (a tid read from the VM for a thread that exited since
+// is not one), else 0.
+pid_t listedTid(pid_t tid, const std::vector<native::ProcessThread>& tasks) {
+  for (const native::ProcessThread& task : tasks) {
+    if (tid != 0 && task.tid == tid) return tid;
+  }
+  return 0;
+}
+
+// The tid of the thread listed i-th when the VM does not tell it, found by its OS name among the tasks; 0 when that is
 // not certain: another Java thread shares the name's first 15 bytes, or not exactly one task
 // has it (HotSpot names the OS thread as the Java thread starts running; the launcher's main
 // thread keeps its own name).
@@ -234,8 +245,12 @@ void ThreadTracker::forEachRunning(JNIEnv* jni, bool (*is_agent_thread)(JNIEnv* 
   std::vector<std::string> os_names(static_cast<size_t>(count));
   for (jint i = 0; i < count; ++i) os_names[i] = osThreadName(threadName(threads[i]));
   const std::vector<native::ProcessThread> tasks = native::listThreads(getpid());
+  VmStructs vm;
+  JavaThreadTids tids;
+  const bool by_vm = vm.bind(lookupJvmSymbol) && tids.bind(vm, jni);
   for (jint i = 0; i < count; ++i) {
-    pid_t tid = tidByOsName(os_names, i, tasks);
+    pid_t tid = by_vm ? listedTid(tids.tidOf(jni, threads[i]), tasks) : 0;
+    if (tid == 0) tid = tidByOsName(os_names, i, tasks);
     if (tid == 0 && os_names[i] == "main") tid = mainThreadTid(tasks);
     if (!is_agent_thread(jni, threads[i])) fn(threads[i], tid);
     jni->DeleteLocalRef(threads[i]);

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <set>
 #include <string>
 #include <thread>
 
@@ -74,6 +75,36 @@ TEST_F(Attach, TwoSecondsOfARunningJvmShowItsSplitAndTheJvmFinishes) {
   EXPECT_EQ(finished.exit_code, 0) << finished.err;
   EXPECT_NE(finished.out.find("done"), std::string::npos);
   EXPECT_EQ(truth(finished.out).size(), 3u) << finished.out;
+}
+
+// Threads running before the attach are Java threads under their Java names, even where
+// their OS names cannot tell them apart (the first 15 bytes, "request-handler", are the
+// same for all six): not the JVM's own `jvm:` threads, and each its own row.
+TEST_F(Attach, ThreadsRunningBeforeTheAttachKeepTheirJavaNames) {
+  constexpr int kThreads = 6;
+  Child jvm(javaCommand("PoolBurn", {"8000", std::to_string(kThreads)}));
+  ASSERT_TRUE(jvm.waitForStdout("ready", 60s));
+  ProcessResult attached = attach(jvm.pid(), {"-e", "cpu", "-i", "5ms", "--duration", "2s", "-o", file("pool.ssr")});
+  ASSERT_EQ(attached.exit_code, 0) << attached.err;
+
+  const json threads = report(file("pool.ssr"), {"--view", "threads"});
+  std::set<std::string> pool;
+  for (const json& t : threads.at("threads")) {
+    const std::string name = t.at("name");
+    EXPECT_EQ(name.rfind("jvm:request", 0), std::string::npos) << threads.dump(1);
+    if (name.rfind("request-handler-pool-thread-", 0) == 0 && t.at("samples").get<double>() > 0) pool.insert(name);
+  }
+  EXPECT_EQ(pool.size(), static_cast<size_t>(kThreads)) << threads.dump(1);
+  // Their work is the application's: all of PoolBurn.work's samples stay with the JVM's
+  // own threads left out.
+  const json all = report(file("pool.ssr"), {"--top", "0"});
+  const json app = report(file("pool.ssr"), {"--top", "0", "--where", "not thread=jvm:*"});
+  const json* work_all = find(all, "methods", "method", kWorkloads + "PoolBurn.work");
+  const json* work_app = find(app, "methods", "method", kWorkloads + "PoolBurn.work");
+  ASSERT_NE(work_all, nullptr) << all.dump(1).substr(0, 2000);
+  ASSERT_NE(work_app, nullptr) << app.dump(1).substr(0, 2000);
+  EXPECT_EQ(work_app->at("total"), work_all->at("total"));
+  EXPECT_EQ(jvm.wait(120s).exit_code, 0);
 }
 
 TEST_F(Attach, FiftyCyclesLeaveNoAgentThreadAndBoundedMemory) {
