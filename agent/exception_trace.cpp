@@ -1,27 +1,21 @@
 #include "agent/exception_trace.h"
 
-#include <atomic>
 #include <cstring>
 
 #include "agent/clocks.h"
 #include "agent/jvmti_stack.h"
-#include "agent/alloc_trace.h"
 #include "agent/thread_registry.h"
 #include "agent/throwable_hook.h"
 
 namespace stackscope::agent {
-
-namespace {
-std::atomic<uint64_t> g_generations{0};  // ExceptionTrace::generation_'s source
-}  // namespace
 
 ExceptionTrace::ExceptionTrace(jvmtiEnv* jvmti, int64_t start_ns, bool created, AgentThreadTest is_agent_thread)
     : jvmti_(jvmti),
       start_ns_(start_ns),
       created_(created),
       is_agent_thread_(is_agent_thread),
-      generation_(++g_generations),
-      queue_(kMaxQueued) {}
+      queue_(kMaxQueued),
+      class_names_(jvmti) {}
 
 bool ExceptionTrace::start(JNIEnv* jni, ThrownException& event) {
   const ThreadSlot* slot = currentThreadSlot();
@@ -51,7 +45,7 @@ void ExceptionTrace::onException(JNIEnv* jni, jobject exception, jmethodID catch
   ThrownException thrown;
   if (!start(jni, thrown)) return;
   thrown.uncaught = catch_method == nullptr;
-  thrown.class_name = classNameOf(jni, exception);
+  thrown.class_name = class_names_.nameOf(jni, exception);
   thrown.frames = jvmtiStack(jvmti_, nullptr);
   queue_.push(std::move(thrown));
 }
@@ -60,53 +54,9 @@ void ExceptionTrace::onCreated(JNIEnv* jni, jobject throwable) {
   ThrownException created;
   if (!start(jni, created)) return;
   created.created = true;
-  created.class_name = classNameOf(jni, throwable);
+  created.class_name = class_names_.nameOf(jni, throwable);
   created.frames = callingThreadStack(jvmti_, jni);
   queue_.push(std::move(created));
-}
-
-namespace {
-// The calling thread's last few exception classes and their interned names
-// (ExceptionTrace::classNameOf): code that throws two or three classes in turn (a parser's
-// checked and unchecked failures) finds each without a JVMTI call, a string conversion and the
-// names' lock. The weak references of a thread that ends are not deleted: a few small JNI
-// handles per thread that ever created an exception, and they do not keep a class from
-// unloading. A name belongs to one trace's set, which goes with its session: an entry counts
-// only for the trace of its generation (a later session's trace may sit at the same address).
-struct KnownClass {
-  jweak klass = nullptr;
-  const std::string* name = nullptr;
-  uint64_t generation = 0;
-};
-constexpr size_t kKnownClasses = 4;
-thread_local KnownClass t_known[kKnownClasses];
-thread_local size_t t_next_known = 0;  // the entry a new class replaces, round robin
-}  // namespace
-
-const std::string* ExceptionTrace::classNameOf(JNIEnv* jni, jobject object) {
-  jclass klass = jni->GetObjectClass(object);
-  if (klass) {
-    for (const KnownClass& known : t_known) {
-      if (known.generation == generation_ && known.klass && jni->IsSameObject(klass, known.klass)) {
-        jni->DeleteLocalRef(klass);
-        return known.name;
-      }
-    }
-  }
-  std::string name = javaClassName(jvmti_, klass);
-  const std::string* interned = nullptr;
-  {
-    std::lock_guard<std::mutex> lock(names_mutex_);
-    interned = &*names_.insert(std::move(name)).first;
-  }
-  if (klass) {
-    KnownClass& slot = t_known[t_next_known];
-    t_next_known = (t_next_known + 1) % kKnownClasses;
-    if (slot.klass) jni->DeleteWeakGlobalRef(slot.klass);
-    slot = {jni->NewWeakGlobalRef(klass), interned, generation_};
-    jni->DeleteLocalRef(klass);
-  }
-  return interned;
 }
 
 bool ExceptionTrace::isConstructionMethod(JNIEnv* jni, const void* method) {

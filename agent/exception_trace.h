@@ -28,12 +28,11 @@
 
 #include <cstdint>
 #include <string>
-#include <mutex>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include "agent/bounded_queue.h"
+#include "agent/object_class.h"
 #include "agent/sample_slot.h"
 
 namespace stackscope::agent {
@@ -44,8 +43,7 @@ struct ThrownException {
   uint32_t annotation = 0;
   bool uncaught = false;  // thrown mode: no Java frame of the thread has a handler for it
   bool created = false;   // created mode: `frames` still begin with the constructor's frames
-  // "java.lang.IllegalStateException": interned by the trace (never freed), so an event
-  // allocates nothing for it and the writer can key on the pointer.
+  // "java.lang.IllegalStateException": interned by the trace (object_class.h).
   const std::string* class_name = nullptr;
   std::vector<RawFrame> frames;  // the throw (or creation) site first
 };
@@ -85,19 +83,13 @@ class ExceptionTrace {
   // The event's common part on the calling thread; false for threads the trace leaves out.
   bool start(JNIEnv* jni, ThrownException& event);
   bool isConstructionMethod(JNIEnv* jni, const void* method);
-  // The class name of `object`, interned. Each thread remembers its last few classes (weak
-  // references): a program that creates exceptions of a few classes over and over pays a few
-  // JNI calls, not GetClassSignature and a string each time.
-  const std::string* classNameOf(JNIEnv* jni, jobject object);
 
   jvmtiEnv* const jvmti_;
   const int64_t start_ns_;
   const bool created_;
   const AgentThreadTest is_agent_thread_;
-  const uint64_t generation_;  // tells this trace's cached class names from earlier sessions'
   BoundedQueue<ThrownException> queue_;
-  std::mutex names_mutex_;  // only around the set's operations
-  std::unordered_set<std::string> names_;  // the interned class names; nodes never move
+  ObjectClassNames class_names_;
   // Writer thread only: the answer of isConstructionMethod by jmethodID, and Throwable.
   std::unordered_map<const void*, bool> construction_methods_;
   jclass throwable_ = nullptr;  // a global reference

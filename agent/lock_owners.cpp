@@ -6,8 +6,9 @@
 namespace stackscope::agent {
 
 namespace {
-// Each look at a monitor costs the program a safepoint: at most this many per drain.
-constexpr size_t kMaxLooksPerDrain = 32;
+// The waiters one look considers (it keeps a few local references for each); the budget
+// (kLooksPerSecond) bounds the looks themselves.
+constexpr size_t kMaxWaitersPerLook = 32;
 }  // namespace
 
 void LockOwners::look(JNIEnv* jni, int64_t now) {
@@ -17,8 +18,11 @@ void LockOwners::look(JNIEnv* jni, int64_t now) {
     if (jni->ExceptionCheck()) jni->ExceptionClear();
   }
   // Every local reference made below goes with this frame: the writer thread never returns to Java.
-  if (jni->PushLocalFrame(4 * kMaxLooksPerDrain + 8) != JNI_OK) return;
+  if (jni->PushLocalFrame(5 * kMaxWaitersPerLook + 8) != JNI_OK) return;
   going_on_.clear();
+  if (refilled_ns_ != 0)
+    looks_left_ = std::min<double>(kLooksAtOnce, looks_left_ + (now - refilled_ns_) * 1e-9 * kLooksPerSecond);
+  refilled_ns_ = now;
   std::vector<Waiter> waiters;
   // Under the registry's mutex only the slots are read and local references made: the
   // JVMTI calls that may stop the VM come after it is released.
@@ -30,19 +34,35 @@ void LockOwners::look(JNIEnv* jni, int64_t now) {
       going_on_.push_back(wait);
       const auto source = static_cast<WaitSource>(slot->wait_source.load(std::memory_order_relaxed));
       if (now - start < trace_.thresholdNs() || source == WaitSource::ObjectWait || !slot->thread_ref ||
-          culprits_.count(wait) != 0 || waiters.size() >= kMaxLooksPerDrain)
+          culprits_.count(wait) != 0 || waiters.size() >= kMaxWaitersPerLook)
         continue;
       waiters.push_back({wait, source, static_cast<jthread>(jni->NewLocalRef(slot->thread_ref))});
     }
   });
+  // A wait refused a look for budget before and over now ended without one.
+  std::sort(going_on_.begin(), going_on_.end());
+  for (const WaitId& wait : waiting_budget_)
+    if (!std::binary_search(going_on_.begin(), going_on_.end(), wait)) ++skipped_;
+  waiting_budget_.clear();
   // Waiters of one lock share its owner, and an owner's stack is taken once: one safepoint
   // per contended monitor and one handshake per owner in a look, however many wait.
   seen_monitors_.clear();
   std::map<uint32_t, std::vector<RawFrame>> owner_stacks;
   for (const Waiter& waiter : waiters) {
+    // A park on anything but a lock has no owner to look for: no pause, no budget.
+    jobject blocker = waiter.source == WaitSource::Park ? trace_.parkBlocker(jni, waiter.thread) : nullptr;
+    if (waiter.source == WaitSource::Park && !trace_.isOwnable(jni, blocker)) {
+      culprits_[waiter.wait];  // looked at, no owner
+      continue;
+    }
+    if (looks_left_ < 1) {
+      waiting_budget_.push_back(waiter.wait);  // tried again at the next look while it lasts
+      continue;
+    }
+    looks_left_ -= 1;
     LockCulprit& culprit = culprits_[waiter.wait];  // even when none is found: one look per wait
     jthread owner = nullptr;
-    culprit.owner = ownerOf(jni, waiter, owner);
+    culprit.owner = ownerOf(jni, waiter, blocker, owner);
     if (culprit.owner == 0) continue;
     auto [stack, first] = owner_stacks.try_emplace(culprit.owner);
     if (first) stack->second = jvmtiStack(jvmti_, owner);
@@ -62,13 +82,13 @@ jthread LockOwners::monitorOwner(JNIEnv* jni, jobject monitor) {
   return usage.owner;
 }
 
-uint32_t LockOwners::ownerOf(JNIEnv* jni, const Waiter& waiter, jthread& owner) {
+uint32_t LockOwners::ownerOf(JNIEnv* jni, const Waiter& waiter, jobject blocker, jthread& owner) {
   if (waiter.source == WaitSource::MonitorEnter) {
     jobject monitor = nullptr;
     if (jvmti_->GetCurrentContendedMonitor(waiter.thread, &monitor) != JVMTI_ERROR_NONE || !monitor) return 0;
     owner = monitorOwner(jni, monitor);
   } else {
-    owner = trace_.exclusiveOwner(jni, trace_.parkBlocker(jni, waiter.thread));
+    owner = trace_.exclusiveOwner(jni, blocker);
   }
   // A lock the waiter holds already is not its culprit (the wait ended during the look).
   if (!owner || jni->IsSameObject(owner, waiter.thread)) return 0;
@@ -94,7 +114,7 @@ bool LockOwners::take(uint32_t slot_id, int64_t start_ns, LockCulprit& out) {
 }
 
 void LockOwners::forgetEnded() {
-  std::sort(going_on_.begin(), going_on_.end());
+  // going_on_ is sorted (look).
   for (auto it = culprits_.begin(); it != culprits_.end();) {
     if (std::binary_search(going_on_.begin(), going_on_.end(), it->first)) ++it;
     else it = culprits_.erase(it);

@@ -12,6 +12,15 @@
 // (Object.wait, parks on conditions) have none by nature: the thread that will notify is not
 // known until it does.
 //
+// The looks are bounded whatever the contention: kLooksPerSecond on average, kLooksAtOnce
+// after a quiet spell (a token bucket). A monitor's look pauses the program three times (a
+// handshake with the waiter for its monitor, a safepoint for the owner, a handshake with the
+// owner for its stack), about 100 µs of the process's CPU on HotSpot 17; unbounded, a program
+// with hundreds of long waits a second paid several per cent of its CPU for them
+// (docs/benchmarks.md). A wait refused a look for budget is tried again at the next drain while
+// it lasts, so long waits keep their owner; the others have none, and the recording says how
+// many (skipped()).
+//
 // Identity: a wait is (its thread's registry id, its monotonic start), the pair the event
 // carries (LockWait), so the culprit found here joins its event when the writer drains it.
 #pragma once
@@ -37,6 +46,9 @@ struct LockCulprit {
 
 class LockOwners {
  public:
+  static constexpr int kLooksPerSecond = 5;
+  static constexpr int kLooksAtOnce = 40;
+
   LockOwners(jvmtiEnv* jvmti, ThreadRegistry& registry, LockTrace& trace)
       : jvmti_(jvmti), registry_(registry), trace_(trace) {}
 
@@ -48,6 +60,8 @@ class LockOwners {
   // After the drain: forgets culprits of waits over before the last look, whose events were
   // drained by then (their waiter queues the event before it clears its slot).
   void forgetEnded();
+  // The waits past the threshold that ended without a look because the budget was spent.
+  uint64_t skipped() const { return skipped_; }
 
  private:
   using WaitId = std::pair<uint32_t, int64_t>;  // (slot id, monotonic start)
@@ -56,7 +70,8 @@ class LockOwners {
     WaitSource source;
     jthread thread;  // a local reference of the writer thread
   };
-  uint32_t ownerOf(JNIEnv* jni, const Waiter& waiter, jthread& owner_ref);
+  // `blocker`: a park's blocker (a local reference), null for a monitor.
+  uint32_t ownerOf(JNIEnv* jni, const Waiter& waiter, jobject blocker, jthread& owner_ref);
   // The owner of `monitor` (a local reference or null), looked up once per look.
   jthread monitorOwner(JNIEnv* jni, jobject monitor);
   uint32_t registryIdOf(JNIEnv* jni, jthread thread);
@@ -66,6 +81,10 @@ class LockOwners {
   LockTrace& trace_;
   std::map<WaitId, LockCulprit> culprits_;
   std::vector<WaitId> going_on_;  // the waits the last look saw
+  std::vector<WaitId> waiting_budget_;  // the waits the last look refused for budget
+  uint64_t skipped_ = 0;
+  double looks_left_ = kLooksAtOnce;  // the token bucket
+  int64_t refilled_ns_ = 0;              // monotonic time of its last refill, 0 before the first look
   std::vector<std::pair<jobject, jthread>> seen_monitors_;  // this look's monitors and their owners (local references)
   jfieldID thread_id_ = nullptr;  // java.lang.Thread.tid
   bool bound_ = false;

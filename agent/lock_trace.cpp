@@ -1,13 +1,11 @@
 #include "agent/lock_trace.h"
 
 #include "agent/clocks.h"
-#include "agent/object_class.h"
 #include "agent/jvmti_stack.h"
 
 namespace stackscope::agent {
 
-bool LockTrace::init(jvmtiEnv* jvmti, JNIEnv* jni) {
-  jvmti_ = jvmti;
+bool LockTrace::init(JNIEnv* jni) {
   jclass thread = jni->FindClass("java/lang/Thread");
   if (thread) park_blocker_ = jni->GetFieldID(thread, "parkBlocker", "Ljava/lang/Object;");
   if (jni->ExceptionCheck()) jni->ExceptionClear();
@@ -69,7 +67,7 @@ void LockTrace::end(JNIEnv* jni, jobject object) {
     } else {
       wait.kind = source == WaitSource::MonitorEnter ? format::WaitKind::Lock : format::WaitKind::Wait;
     }
-    if (lock) wait.class_name = classNameOf(jvmti, jni, lock);
+    if (lock) wait.class_name = class_names_.nameOf(jni, lock);
     if (lock && lock != object) jni->DeleteLocalRef(lock);
     // A park runs in the wrapped native, where the cheaper walk works (jvmti_stack.h).
     wait.frames = source == WaitSource::Park ? callingThreadStack(jvmti, jni) : jvmtiStack(jvmti, nullptr);

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "agent/bounded_queue.h"
+#include "agent/object_class.h"
 #include "agent/sample_slot.h"
 #include "agent/thread_registry.h"
 #include "format/records.h"
@@ -44,7 +45,7 @@ struct LockWait {
   uint32_t thread = 0;      // the thread reported: the mounted virtual thread, else slot_id
   uint32_t annotation = 0;
   format::WaitKind kind = format::WaitKind::Lock;
-  std::string class_name;        // "" = a park without blocker
+  const std::string* class_name = nullptr;  // interned (object_class.h); null = a park without blocker
   std::vector<RawFrame> frames;  // the waiting thread's stack, innermost first
 };
 
@@ -53,13 +54,13 @@ class LockTrace {
   // More than this many waits waiting for the writer are counted, not queued.
   static constexpr size_t kMaxQueued = 1 << 16;
 
-  LockTrace(int64_t start_ns, int64_t threshold_ns)
-      : start_ns_(start_ns), threshold_ns_(threshold_ns), queue_(kMaxQueued) {}
+  LockTrace(jvmtiEnv* jvmti, int64_t start_ns, int64_t threshold_ns)
+      : jvmti_(jvmti), start_ns_(start_ns), threshold_ns_(threshold_ns), class_names_(jvmti), queue_(kMaxQueued) {}
 
   // At VMInit, before the park wrapper reports to it: the classes and fields the trace reads
   // (java.lang.Thread.parkBlocker, AbstractOwnableSynchronizer). False when this JVM lacks
   // them: parks are then not traced.
-  bool init(jvmtiEnv* jvmti, JNIEnv* jni);
+  bool init(JNIEnv* jni);
 
   int64_t thresholdNs() const { return threshold_ns_; }
 
@@ -80,9 +81,10 @@ class LockTrace {
   uint64_t dropped() const { return queue_.dropped(); }
 
  private:
+  jvmtiEnv* const jvmti_;
   const int64_t start_ns_;
   const int64_t threshold_ns_;
-  jvmtiEnv* jvmti_ = nullptr;
+  ObjectClassNames class_names_;
   std::atomic<bool> ready_{false};  // init done: the fields below are set
   jfieldID park_blocker_ = nullptr;     // java.lang.Thread.parkBlocker
   jclass ownable_ = nullptr;            // AbstractOwnableSynchronizer (global reference)

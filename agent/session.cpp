@@ -194,7 +194,7 @@ void writeRecordingInfo(Session& session, JNIEnv* jni, uint32_t sample_metrics) 
 // Parks reach the lock trace once its fields are bound and Unsafe.park is wrapped (park_hook.h);
 // if either fails, monitors are still traced and the recording says parks are not.
 void startParkTrace(Session& session, JNIEnv* jni) {
-  const bool bound = session.locks.init(session.jvmti, jni);
+  const bool bound = session.locks.init(jni);
   if (bound && parkHooked()) {
     setParkTrace(&session.locks);
     return;

@@ -72,7 +72,7 @@ struct Session {
         gc_trace(start_ns),
         exceptions(env, start_ns, createdExceptions(options), isAgentThread),
         allocs(start_ns, options),
-        locks(start_ns, options.lock_threshold_ns),
+        locks(env, start_ns, options.lock_threshold_ns),
         lock_owners(env, registry, locks),
         histogram(start_ns, options.histo_interval_ns, options.histo_gcs),
         thread_parents(env, start_ns),

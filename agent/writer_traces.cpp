@@ -63,6 +63,14 @@ void WriterThread::drainTraces(JNIEnv* jni, bool last) {
     std::fprintf(stderr, "stackscope: warning: %s\n", warning.c_str());
     in_.writer->writeAgentWarning({0, warning});
   }
+  // The owners view counts only the waits that had a look: say how many had none for budget.
+  if (in_.lock_owners && in_.lock_owners->skipped() != 0) {
+    const std::string warning = std::to_string(in_.lock_owners->skipped()) +
+                                " lock waits have no owner: the owner looks (" + std::to_string(LockOwners::kLooksPerSecond) +
+                                " a second, " + std::to_string(LockOwners::kLooksAtOnce) + " at once) were spent";
+    std::fprintf(stderr, "stackscope: warning: %s\n", warning.c_str());
+    in_.writer->writeAgentWarning({0, warning});
+  }
   if (in_.exceptions && in_.exceptions->blind()) {
     const std::string warning = "the exception trace saw nothing: Throwable.fillInStackTrace was not bound through the agent";
     std::fprintf(stderr, "stackscope: warning: %s\n", warning.c_str());
@@ -113,7 +121,7 @@ void WriterThread::drainLocks(JNIEnv* jni) {
     ensureAnnotation(wait.annotation);
     format::LockRecord record{wait.time_ns, wait.thread, traceStack(jni, 0, wait.frames), wait.annotation,
                               wait.duration_ns, wait.kind};
-    if (!wait.class_name.empty()) record.lock_class = in_.writer->internString(wait.class_name);
+    if (wait.class_name) record.lock_class = in_.writer->internString(*wait.class_name);
     LockCulprit culprit;
     // Only locks have owners (docs/format.md, Lock).
     if (in_.lock_owners->take(wait.slot_id, wait.start_ns, culprit) && wait.kind == format::WaitKind::Lock) {
