@@ -20,9 +20,7 @@ void LockOwners::look(JNIEnv* jni, int64_t now) {
   // Every local reference made below goes with this frame: the writer thread never returns to Java.
   if (jni->PushLocalFrame(5 * kMaxWaitersPerLook + 8) != JNI_OK) return;
   going_on_.clear();
-  if (refilled_ns_ != 0)
-    looks_left_ = std::min<double>(kLooksAtOnce, looks_left_ + (now - refilled_ns_) * 1e-9 * kLooksPerSecond);
-  refilled_ns_ = now;
+  looks_.refill(now);
   std::vector<Waiter> waiters;
   // Under the registry's mutex only the slots are read and local references made: the
   // JVMTI calls that may stop the VM come after it is released.
@@ -55,11 +53,10 @@ void LockOwners::look(JNIEnv* jni, int64_t now) {
       culprits_[waiter.wait];  // looked at, no owner
       continue;
     }
-    if (looks_left_ < 1) {
+    if (!looks_.take()) {
       waiting_budget_.push_back(waiter.wait);  // tried again at the next look while it lasts
       continue;
     }
-    looks_left_ -= 1;
     LockCulprit& culprit = culprits_[waiter.wait];  // even when none is found: one look per wait
     jthread owner = nullptr;
     culprit.owner = ownerOf(jni, waiter, blocker, owner);

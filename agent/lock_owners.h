@@ -13,7 +13,7 @@
 // known until it does.
 //
 // The looks are bounded whatever the contention: kLooksPerSecond on average, kLooksAtOnce
-// after a quiet spell (a token bucket). A monitor's look pauses the program three times (a
+// after a quiet spell (rate_budget.h). A monitor's look pauses the program three times (a
 // handshake with the waiter for its monitor, a safepoint for the owner, a handshake with the
 // owner for its stack), about 100 µs of the process's CPU on HotSpot 17; unbounded, a program
 // with hundreds of long waits a second paid several per cent of its CPU for them
@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "agent/lock_trace.h"
+#include "agent/rate_budget.h"
 #include "agent/sample_slot.h"
 #include "agent/thread_registry.h"
 
@@ -81,10 +82,9 @@ class LockOwners {
   LockTrace& trace_;
   std::map<WaitId, LockCulprit> culprits_;
   std::vector<WaitId> going_on_;  // the waits the last look saw
+  RateBudget looks_{kLooksPerSecond, kLooksAtOnce};
   std::vector<WaitId> waiting_budget_;  // the waits the last look refused for budget
   uint64_t skipped_ = 0;
-  double looks_left_ = kLooksAtOnce;  // the token bucket
-  int64_t refilled_ns_ = 0;              // monotonic time of its last refill, 0 before the first look
   std::vector<std::pair<jobject, jthread>> seen_monitors_;  // this look's monitors and their owners (local references)
   jfieldID thread_id_ = nullptr;  // java.lang.Thread.tid
   bool bound_ = false;
