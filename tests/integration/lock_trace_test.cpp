@@ -69,7 +69,9 @@ TEST_F(LockTrace, WaitsForMonitorsReentrantLocksAndObjectWaitHaveTheirTruth) {
   expectWithin(enter_reentrant->at("total").get<double>(), t.at("reentrant_ns"), 0.15, "enterReentrant's total");
 
   // The culprits: the holder in the method that held the lock. The agent looks every 20 ms,
-  // so a 50 ms wait is always seen (a look may miss one only if the machine stalls the writer).
+  // so a 50 ms wait is always seen (a look may miss one only if the machine stalls the writer),
+  // and the looks' budget (lock_owners.h: 40 at once, then 5 a second) covers the 2 × kRounds
+  // contended waits, which come one at a time over about 2 s: 40 + 5 × 2 looks for 40 waits.
   const auto expectCulprit = [&](const std::string& cls, const std::string& owner) {
     const json owners = report(path, {"--view", "locks[" + cls + "]/owners", "--metric", "count"});
     ASSERT_FALSE(owners.at("owners").empty()) << owners.dump(1);
