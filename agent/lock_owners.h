@@ -61,8 +61,9 @@ class LockOwners {
   // After the drain: forgets culprits of waits over before the last look, whose events were
   // drained by then (their waiter queues the event before it clears its slot).
   void forgetEnded();
-  // The waits past the threshold that ended without a look because the budget was spent.
-  uint64_t skipped() const { return skipped_; }
+  // The waits past the threshold left without a look because the budget was spent: those that
+  // ended so, and those the last look refused (the recording ends before another).
+  uint64_t skipped() const { return skipped_ + waiting_budget_.size(); }
 
  private:
   using WaitId = std::pair<uint32_t, int64_t>;  // (slot id, monotonic start)
