@@ -116,6 +116,25 @@ TEST_F(LockTrace, WaitsShorterThanTheThresholdAreNotRecorded) {
   for (const json& group : waits.at("locks")) EXPECT_GE(group.at("max").get<int64_t>(), 10'000'000) << waits.dump(1);
 }
 
+// Hundreds of long waits a second (LockContention: four threads, every 2000th hold 2 ms) ask
+// for more owner looks than the budget allows (lock_owners.h: 40 at once, then 5 a second):
+// at most that many waits have an owner, whatever the contention, and the waits refused are
+// said at the end. Truth by construction: the budget over the recording's duration.
+TEST_F(LockTrace, OwnerLooksStayWithinTheirBudget) {
+  const std::string path = file("budget.ssr");
+  const ProcessResult rec = it::record({"-e", "lock"}, path, "LockContention", {"4", "400000"});
+  ASSERT_EQ(rec.exit_code, 0) << rec.err;
+  const json owners = report(path, {"--view", "owners", "--metric", "count", "--top", "0"});
+  int64_t owned = 0, unowned = 0;
+  for (const json& row : owners.at("owners")) (row.at("unset").get<bool>() ? unowned : owned) += row.at("count").get<int64_t>();
+  const double seconds = owners.at("recording_duration_ns").get<double>() * 1e-9;
+  EXPECT_GT(owned, 0) << owners.dump(1);
+  EXPECT_LE(owned, 40 + 5 * seconds) << owners.dump(1);  // a look gives at most one wait its owner
+  EXPECT_GT(unowned, owned) << owners.dump(1);
+  EXPECT_NE(rec.err.find("lock waits have no owner: the owner looks (5 a second, 40 at once) were spent"), std::string::npos)
+      << rec.err;
+}
+
 // With the trace off, the same program leaves no lock record and no lock or wait events.
 TEST_F(LockTrace, TraceOffRecordsNoWaits) {
   const std::string path = file("off.ssr");
