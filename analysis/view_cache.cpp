@@ -32,6 +32,15 @@ std::string hex(uint64_t v) {
 std::string bodyLine(const std::string& body) {
   return "body " + std::to_string(body.size()) + " " + hex(fnv1a64(body)) + "\n";
 }
+// The program computing the views: another build may compute them otherwise (a fixed
+// defect, a changed layout), so its entries are not this one's. The executable's identity
+// changes with every build or install; unknown, it keys nothing (the rest still does).
+std::string programIdentity() {
+  struct stat st {};
+  if (::stat("/proc/self/exe", &st) != 0) return "unknown";
+  return std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino) + ":" + std::to_string(st.st_size) + ":" +
+         std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec);
+}
 }  // namespace
 
 ViewCache::ViewCache(const std::string& recording_path) : directory_(recording_path + ".cache") {
@@ -39,7 +48,7 @@ ViewCache::ViewCache(const std::string& recording_path) : directory_(recording_p
   struct stat st {};
   // The reader checked it is a regular file; a stat failing now means it just vanished.
   if (::stat(recording_path.c_str(), &st) != 0) throw format::FormatError("cannot stat '" + recording_path + "'");
-  identity_ = "stackscope-view-cache 2 content=" + reader.contentFingerprint() + " dev=" + std::to_string(st.st_dev) +
+  identity_ = "stackscope-view-cache 2 program=" + programIdentity() + " content=" + reader.contentFingerprint() + " dev=" + std::to_string(st.st_dev) +
               " ino=" + std::to_string(st.st_ino) + " size=" + std::to_string(st.st_size) +
               " mtime=" + std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec) +
               " ctime=" + std::to_string(st.st_ctim.tv_sec) + "." + std::to_string(st.st_ctim.tv_nsec);

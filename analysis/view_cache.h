@@ -3,7 +3,9 @@
 // content (a digest of its header and every chunk header, each holding its payload's
 // checksum: format::RecordingReader::contentFingerprint), by its file identity (inode, size,
 // modification and change times: any rewrite, even one that restores the mtime, changes the
-// change time) and by a caller's key (snapshot, filter, resource name, output options).
+// change time), by the program computing them (its executable's identity: an upgraded
+// stackscope recomputes) and by a caller's key (snapshot, filter, resource name, output
+// options).
 // Every entry carries a checksum of its body; an entry that fails it, or is not a regular
 // file, is a miss and gets recomputed.
 #pragma once

@@ -17,13 +17,22 @@ std::string recordingLine(const analysis::Recording& rec) {
   return describeRecording(rec.info);
 }
 
-std::string samplesLine(const analysis::Recording& rec, uint64_t samples) {
-  std::string line = fmt::format("{} taken, {} lost", samples, rec.lostTotal());
+bool timeSamples(const ReportOptions& options) {
+  return options.event == analysis::EventKind::Cpu || options.event == analysis::EventKind::Wall;
+}
+
+// "3 lost (not_in_java 2, gc_active 1)"
+std::string lostSamplesLine(const analysis::Recording& rec) {
+  std::string line = fmt::format("{} lost", rec.lostTotal());
   std::string reasons;
   for (const auto& [reason, count] : rec.lost)
     reasons += fmt::format("{}{} {}", reasons.empty() ? "" : ", ", format::lostReasonName(reason), count);
   if (!reasons.empty()) line += " (" + reasons + ")";
   return line;
+}
+
+std::string samplesLine(const analysis::Recording& rec, uint64_t samples) {
+  return fmt::format("{} taken, {}", samples, lostSamplesLine(rec));
 }
 
 // "wall samples (count), 14 in the view"; a time adds how long that is for people.
@@ -99,7 +108,14 @@ void writeTextHeader(std::ostream& out, const analysis::Recording& rec, const Re
   for (const std::string& filter : options.filters) writeField(out, "Where", filter);
   // A plain "methods" says nothing the table does not; a navigated name is worth copying.
   if (options.resource.find_first_of("[/") != std::string::npos) writeField(out, "View", options.resource);
-  writeField(out, "Samples", samplesLine(rec, totals.samples));
+  // The losses are of time samples (no stack could be taken): beside another kind's events
+  // they are said as such, not as a count of those events taken.
+  if (timeSamples(options)) {
+    writeField(out, "Samples", samplesLine(rec, totals.samples));
+  } else {
+    writeField(out, "Events", fmt::format("{} {} events in the view", totals.samples, analysis::eventKindName(options.event)));
+    if (rec.lostTotal() > 0) writeField(out, "Samples", lostSamplesLine(rec));
+  }
   writeField(out, "Metric", metricLine(options, totals.value));
   if (allocationEvents(options)) writeField(out, "Scaling", scalingLine(rec));
   if (options.event == analysis::EventKind::Live) writeField(out, "Live", liveLine(rec));

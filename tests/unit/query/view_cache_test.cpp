@@ -65,6 +65,27 @@ TEST(ViewCache, MissThenHitThenInvalidatedByAChangedRecording) {
   EXPECT_FALSE(changed.get("methods").has_value());
 }
 
+// A rebuilt or upgraded stackscope may compute a view otherwise: the key names the program
+// (its executable's device, inode, size and mtime), so another build's entries are not hits.
+TEST(ViewCache, EntriesAreKeyedByTheProgramThatComputedThem) {
+  Scratch scratch;
+  const std::string recording = scratch.file("r.ssr");
+  writeRecording(recording, "first");
+  ViewCache cache(recording);
+  cache.put("methods", "the view");
+  struct stat exe {};
+  ASSERT_EQ(::stat("/proc/self/exe", &exe), 0);
+  const std::string program = "program=" + std::to_string(exe.st_dev) + ":" + std::to_string(exe.st_ino) + ":" +
+                              std::to_string(exe.st_size) + ":" + std::to_string(exe.st_mtim.tv_sec) + "." +
+                              std::to_string(exe.st_mtim.tv_nsec) + " ";
+  int entries = 0;
+  for (const auto& entry : fs::directory_iterator(cache.directory())) {
+    ++entries;
+    EXPECT_NE(slurp(entry.path().string()).find(program), std::string::npos) << slurp(entry.path().string());
+  }
+  EXPECT_EQ(entries, 1);
+}
+
 // The torture case: the recording rewritten in place with the same size, its mtime put back.
 TEST(ViewCache, ContentChangedWithSameSizeAndMtimeIsAMiss) {
   Scratch scratch;
