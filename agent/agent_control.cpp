@@ -10,6 +10,7 @@
 
 #include "agent/clocks.h"
 #include "agent/java_api.h"
+#include "agent/recording_parts.h"
 #include "agent/session.h"
 #include "agent/session_control.h"
 #include "agent/session_filter.h"
@@ -41,9 +42,24 @@ void describeSession(const Session& session, protocol::Json& out) {
   if (session.options.mode != SampleMode::None) traces["interval_ns"] = session.options.interval_ns;
   traces["options"] = session.options_text;
   out["settings"] = traces;
+  // The filters in force: a filter command may have changed them since the start.
+  out["filter"] = session.annotations.filterText();
+  if (session.options.traces & kTraceAlloc) out["classes"] = session.allocs.classesText();
   out["file"] = session.file_path;
   out["samples"] = session.writer_thread.samplesWritten();
-  out["bytes_written"] = session.writer_thread.committedBytes();
+  // The files (protocol version 2): the part being written and the set on disk.
+  const WriterThread::FileFigures figures = session.writer_thread.fileFigures();
+  out["bytes_written"] = figures.bytes_before + figures.part_bytes;
+  out["part"] = figures.part;
+  out["part_file"] = format::partName(session.file_path, figures.part);
+  out["part_bytes"] = figures.part_bytes;
+  const std::vector<FinishedPart> finished =
+      finishedParts(session.file_path, figures.part, session.options.max_files);
+  uint64_t set_bytes = figures.part_bytes;
+  for (const FinishedPart& part : finished) set_bytes += part.bytes;
+  out["set_files"] = finished.size() + 1;
+  out["set_first_part"] = finished.empty() ? figures.part : finished.front().number;
+  out["set_bytes"] = set_bytes;
   protocol::Json lost = protocol::Json::object();
   uint64_t lost_total = 0;
   for (int reason = 1; reason <= format::kLostReasonMax; ++reason) {
@@ -108,17 +124,35 @@ ControlOutcome AgentControl::mark(const std::string& name, format::MarkerKind ki
   return queued ? ControlOutcome::done() : ControlOutcome::refused(protocol::error::kUnavailable, kNotRecording);
 }
 
+namespace {
+
+// What a dump to `path` wrote, for the user (docs/protocol.md).
+ControlOutcome dumped(const std::string& path, const WriterThread::DumpedParts& parts) {
+  ControlOutcome outcome = ControlOutcome::done("wrote the recording so far to " + path);
+  if (parts.last > 0) {
+    outcome.message = "wrote the recording so far to " + format::partName(path, parts.first) + " … " +
+                      format::partName(path, parts.last) + " (" + std::to_string(parts.files) +
+                      " files; report " + path + " reads them as one recording" +
+                      (parts.first > 0 ? "; the parts before " + std::to_string(parts.first) + " were deleted" : "") + ")";
+  }
+  outcome.fields = {{"files", parts.files}, {"first_part", parts.first}, {"last_part", parts.last}};
+  return outcome;
+}
+
+}  // namespace
+
 ControlOutcome AgentControl::dump(JNIEnv* jni, const std::string& path) {
   ControlOutcome outcome = ControlOutcome::refused(protocol::error::kUnavailable, kNotRecording);
   // The writer answers within kWriterWaitNs: a start or stop waits that long at most.
   withCurrentSession([&](Session* session) {
     if (!session || !session->recording) return;
     std::string error;
+    WriterThread::DumpedParts parts;
     const bool ok = path.empty() ? session->writer_thread.flushNow(jni, kWriterWaitNs, error)
-                                 : session->writer_thread.dumpTo(jni, path, kWriterWaitNs, error);
-    outcome = !ok ? ControlOutcome::refused(protocol::error::kFailed, error)
-                  : ControlOutcome::done(path.empty() ? "flushed " + session->file_path
-                                                      : "wrote the recording so far to " + path);
+                                 : session->writer_thread.dumpTo(jni, path, kWriterWaitNs, parts, error);
+    outcome = !ok           ? ControlOutcome::refused(protocol::error::kFailed, error)
+              : path.empty() ? ControlOutcome::done("flushed " + session->file_path)
+                             : dumped(path, parts);
   });
   return outcome;
 }
@@ -208,7 +242,7 @@ bool AgentControl::readRecording(uint64_t recording, uint64_t offset, size_t max
       close(file_fd_);
       file_fd_ = -1;
     }
-    const std::string path = part == 0 ? session->file_path : format::partName(session->file_path, part);
+    const std::string path = format::partName(session->file_path, part);
     if (file_fd_ < 0) file_fd_ = open(path.c_str(), O_RDONLY | O_CLOEXEC);
     file_recording_ = recording;
     if (file_fd_ < 0) return;  // removed (maxfiles=) or unreadable: nothing more can come

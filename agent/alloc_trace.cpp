@@ -21,6 +21,13 @@ void AllocTrace::setClasses(std::vector<std::string> classes) {
   classes_ = std::move(classes);
 }
 
+std::string AllocTrace::classesText() const {
+  std::lock_guard<std::mutex> lock(classes_mutex_);
+  std::string text;
+  for (const std::string& glob : classes_) text += (text.empty() ? "" : ";") + glob;
+  return text;
+}
+
 bool AllocTrace::wanted(const std::string& class_name) const {
   std::lock_guard<std::mutex> lock(classes_mutex_);
   if (classes_.empty()) return true;

@@ -73,6 +73,8 @@ class AllocTrace {
   }
   // The classes= globs from now on (the control's filter command); empty: every class.
   void setClasses(std::vector<std::string> classes);
+  // The classes= globs in force, in the classes= syntax ("com.shop.*;byte[]"); "": every class.
+  std::string classesText() const;
   uint64_t interval() const { return interval_; }
   uint64_t dropped() const { return queue_.dropped(); }
   uint64_t freesDropped() const { return frees_dropped_.load(std::memory_order_relaxed); }

@@ -51,6 +51,19 @@ bool AnnotationFilter::parse(std::string_view text, std::string& why) {
   return true;
 }
 
+std::string AnnotationFilter::text() const {
+  std::string text;
+  for (int field = 0; field < kAnnotationFields; ++field) {
+    for (const std::string& glob : globs_[field]) {
+      if (!text.empty()) text += ';';
+      text += format::annotationFieldName(static_cast<format::AnnotationField>(field));
+      text += ':';
+      text += glob;
+    }
+  }
+  return text;
+}
+
 bool AnnotationFilter::empty() const {
   for (const auto& globs : globs_) {
     if (!globs.empty()) return false;

@@ -24,6 +24,9 @@ class AnnotationFilter {
   bool parse(std::string_view text, std::string& why);
 
   bool empty() const;
+  // The filter in the filter= syntax ("user:u1;user:u2;application:shop*"), fields in their
+  // order; "" when empty. parse() of it gives this filter again.
+  std::string text() const;
   bool matches(const AnnotationValues& values) const;
   // The globs for one field (format::AnnotationField order), for tests and messages.
   const std::vector<std::string>& globs(int field) const { return globs_[field]; }

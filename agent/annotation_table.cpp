@@ -63,6 +63,11 @@ void AnnotationTable::setFilter(AnnotationFilter filter) {
   for (auto& [values, entry] : ids_) entry.matches = filter_.empty() || filter_.matches(values);
 }
 
+std::string AnnotationTable::filterText() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return filter_.text();
+}
+
 bool AnnotationTable::filterEmpty() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return filter_.empty();

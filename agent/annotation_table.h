@@ -50,6 +50,7 @@ class AnnotationTable {
   // Replaces the filter; lookups from now on answer for the new one.
   void setFilter(AnnotationFilter filter);
   bool filterEmpty() const;
+  std::string filterText() const;  // the filter in force (AnnotationFilter::text)
   // Whether a thread holding annotation `id` passes the filter now; nothing for the overflow
   // id or an unknown one (their values are not kept).
   std::optional<bool> matchesNow(uint32_t id) const;

@@ -19,9 +19,14 @@ struct ControlOutcome {
   bool ok = true;
   const char* code = nullptr;  // protocol::error::*, when !ok
   std::string message;         // what a user reads: why it failed, or what was done
+  protocol::Json fields = protocol::Json::object();  // more of the reply, when ok
 
-  static ControlOutcome done(std::string message = {}) { return {true, nullptr, std::move(message)}; }
-  static ControlOutcome refused(const char* code, std::string message) { return {false, code, std::move(message)}; }
+  static ControlOutcome done(std::string message = {}) {
+    return {true, nullptr, std::move(message), protocol::Json::object()};
+  }
+  static ControlOutcome refused(const char* code, std::string message) {
+    return {false, code, std::move(message), protocol::Json::object()};
+  }
 };
 
 // filter: what changes in the running session's collection-time filters. Each part given

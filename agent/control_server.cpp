@@ -391,6 +391,9 @@ void ControlServer::command(JNIEnv* jni, Client& client, const Json& request) {
   }
   Json reply = outcome.ok ? protocol::okReply(request) : protocol::errorReply(request, outcome.code, outcome.message);
   if (outcome.ok && !outcome.message.empty()) reply["message"] = outcome.message;
+  if (outcome.ok && outcome.fields.is_object()) {
+    for (const auto& [key, value] : outcome.fields.items()) reply[key] = value;
+  }
   this->reply(client, reply);
 }
 

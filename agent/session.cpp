@@ -2,7 +2,6 @@
 // session_control.h. See session.h for the life cycle.
 #include "agent/session.h"
 
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -547,24 +546,6 @@ ControlResult detachAgent(JNIEnv* jni) {
   // No callback can ask about the server's thread any more: wait it out of the JVM.
   releaseControl(jni, kStopTimeoutNs);
   return {true, {}, kAttachDone};
-}
-
-SessionStatus sessionStatus() {
-  std::lock_guard<std::mutex> lock(g_control);
-  SessionStatus status;
-  status.sessions_started = g_process.sessions;
-  Session* session = g_session;
-  if (!session || !session->recording) return status;
-  status.recording = true;
-  status.options = session->options_text;
-  status.file = session->file_path;
-  status.start_epoch_ns = session->start_epoch_ns;
-  struct stat file {};
-  if (stat(session->file_path.c_str(), &file) == 0) status.file_bytes = static_cast<uint64_t>(file.st_size);
-  for (int reason = 0; reason <= format::kLostReasonMax; ++reason)
-    status.samples_lost += session->lost.get(static_cast<format::LostReason>(reason));
-  status.threads = session->registry.size();
-  return status;
 }
 
 }  // namespace stackscope::agent

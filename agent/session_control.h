@@ -40,18 +40,6 @@ ControlResult stopSession(JNIEnv* jni);
 // Stops any recording and unloads the agent's work from the JVM (see the top).
 ControlResult detachAgent(JNIEnv* jni);
 
-struct SessionStatus {
-  bool recording = false;
-  std::string options;          // the running session's option string
-  std::string file;             // its recording's path
-  int64_t start_epoch_ns = 0;   // when it started, on the wall clock
-  uint64_t file_bytes = 0;      // its file's size on disk (complete chunks)
-  uint64_t samples_lost = 0;    // every loss counter of the session, summed
-  uint64_t threads = 0;         // Java threads registered for sampling
-  uint64_t sessions_started = 0;  // in this process, since the agent loaded
-};
-SessionStatus sessionStatus();
-
 // The control server's thread is the agent's, never sampled nor traced: `is_control_thread`
 // tells it (null: none). Set before the server thread starts.
 void setControlThreadCheck(bool (*is_control_thread)(JNIEnv* jni, jthread thread));

@@ -6,8 +6,10 @@
 
 #include "agent/clocks.h"
 #include "agent/cpu_sampler.h"
+#include "agent/recording_parts.h"
 #include "agent/stack_capture.h"
 #include "agent/vm_pauses.h"
+#include "format/part_names.h"
 
 namespace stackscope::agent {
 
@@ -79,13 +81,30 @@ bool WriterThread::flushNow(JNIEnv* jni, int64_t timeout_ns, std::string& error)
   return lockAndFlush(jni, lock, timeout_ns, error);
 }
 
-bool WriterThread::dumpTo(JNIEnv* jni, const std::string& path, int64_t timeout_ns, std::string& error) {
+bool WriterThread::dumpTo(JNIEnv* jni, const std::string& path, int64_t timeout_ns, DumpedParts& dumped,
+                          std::string& error) {
   std::unique_lock<std::timed_mutex> lock;
-  return lockAndFlush(jni, lock, timeout_ns, error) && in_.writer->copyTo(path, error);
+  if (!lockAndFlush(jni, lock, timeout_ns, error)) return false;
+  // The finished parts are opened while the writer waits: no maxfiles= deletion comes between.
+  const PartCopies copies(*in_.file_path, part(), in_.options->max_files);
+  if (!copies.mayWrite(path, error) || !in_.writer->copyTo(format::partName(path, copies.current()), error))
+    return false;
+  lock.unlock();  // the writer goes on while the finished parts are copied
+  if (!copies.copy(path, error)) return false;
+  dumped = {copies.firstPart(), copies.current(), copies.files()};
+  return true;
+}
+
+WriterThread::FileFigures WriterThread::fileFigures() const {
+  std::lock_guard<std::mutex> lock(figures_mutex_);
+  return {part(), committedBytes(), bytes_before_};
 }
 
 void WriterThread::publish() {
-  committed_bytes_.store(in_.writer->bytesWritten(), std::memory_order_release);
+  {
+    std::lock_guard<std::mutex> lock(figures_mutex_);
+    committed_bytes_.store(in_.writer->bytesWritten(), std::memory_order_release);
+  }
   samples_written_.store(sessionSamples(), std::memory_order_relaxed);
 }
 
@@ -290,10 +309,14 @@ void WriterThread::rotate(JNIEnv* jni, int64_t now, int64_t time_ns) {
     return;
   }
   samples_before_ += samples;
-  // Readers of the file as it grows (the control server's stream) find the new file empty
-  // before they find it current.
-  committed_bytes_.store(0, std::memory_order_release);
-  part_.fetch_add(1, std::memory_order_release);
+  {
+    // Readers of the file as it grows (the control server's stream) find the new file empty
+    // before they find it current.
+    std::lock_guard<std::mutex> lock(figures_mutex_);
+    bytes_before_ += in_.writer->finishedFileBytes();
+    committed_bytes_.store(0, std::memory_order_release);
+    part_.fetch_add(1, std::memory_order_release);
+  }
   if (std::string error; !rotation_->opened(error)) std::fprintf(stderr, "stackscope: warning: %s\n", error.c_str());
   startFileTables(jni);
 }

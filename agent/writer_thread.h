@@ -79,8 +79,15 @@ class WriterThread {
   // For the control server, from its own thread. Both drain what is pending and write a
   // complete chunk now (waiting at most timeout_ns for the writer); dumpTo then copies the
   // recording so far to `path` (format::RecordingWriter::copyTo). False with `error` set.
+  // With rotation, dumpTo copies every part still on disk, each as the same part of `path`
+  // (recording_parts.h): `dumped` says which.
+  struct DumpedParts {
+    uint64_t first = 0;  // the oldest part copied
+    uint64_t last = 0;   // the current one
+    size_t files = 0;
+  };
   bool flushNow(JNIEnv* jni, int64_t timeout_ns, std::string& error);
-  bool dumpTo(JNIEnv* jni, const std::string& path, int64_t timeout_ns, std::string& error);
+  bool dumpTo(JNIEnv* jni, const std::string& path, int64_t timeout_ns, DumpedParts& dumped, std::string& error);
 
   // What the writer has written, as of its last cycle: read by any thread. The recording's
   // first committedBytes() bytes are complete chunks (and, once finished(), the whole file);
@@ -91,6 +98,13 @@ class WriterThread {
   // differ, a rotation came between and the bytes may be either file's.
   uint64_t part() const { return part_.load(std::memory_order_acquire); }
   uint64_t samplesWritten() const { return samples_written_.load(std::memory_order_relaxed); }
+  // part(), committedBytes() and the sizes of the parts before, taken together (status).
+  struct FileFigures {
+    uint64_t part = 0;
+    uint64_t part_bytes = 0;    // complete chunks of the current part
+    uint64_t bytes_before = 0;  // every earlier part's size as written, those deleted included
+  };
+  FileFigures fileFigures() const;
   bool finished() const { return finished_.load(std::memory_order_acquire); }
 
  private:
@@ -134,8 +148,12 @@ class WriterThread {
   AgentThread thread_;
   std::timed_mutex io_mutex_;  // one consumer of the ring, one user of the writer
   bool failed_ = false;
+  // The writer changes committed_bytes_, part_ and bytes_before_ under figures_mutex_, so
+  // that fileFigures() finds them consistent; the stream reads the atomics on their own.
+  mutable std::mutex figures_mutex_;
   std::atomic<uint64_t> committed_bytes_{0};
   std::atomic<uint64_t> part_{0};
+  uint64_t bytes_before_ = 0;
   std::atomic<uint64_t> samples_written_{0};
   std::atomic<bool> finished_{false};
   int64_t next_status_ns_ = 0;  // monotonic

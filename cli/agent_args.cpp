@@ -101,6 +101,10 @@ std::string agentOptions(const AgentArgs& args, const fs::path& output, const st
     options += ",rotate=" + args.rotate;
   }
   if (!args.max_files.empty()) {
+    // Said in the options' words: the agent's message would name maxfiles= and rotate=.
+    if (args.rotate.empty())
+      throw UserError("--maxfiles " + args.max_files +
+                      " needs --rotate DURATION or SIZE (1h, 256m): without rotation the recording is one file");
     checkOptionValue(args.max_files, "--maxfiles");
     options += ",maxfiles=" + args.max_files;
   }

@@ -8,7 +8,9 @@
 //
 // A JVM whose agent already listens (its control files, protocol/discovery.h) is driven
 // through that server without a load; a server this command did not open is left running
-// (stop only, no detach). `stackscope list` shows the JVMs.
+// (stop only, no detach). A JVM whose agent records since its start, without a server, is
+// refused (one recording at a time), and the server the load opened stays: it is the one way
+// to that recording (driven_jvm.h). `stackscope list` shows the JVMs.
 #include <signal.h>
 #include <time.h>
 #include <unistd.h>
@@ -75,8 +77,10 @@ int runAttach(const AttachArgs& args) {
   protocol::Json reply;
   std::string error;
   if (!jvm.client.request(protocol::Json{{"cmd", "start"}, {"options", options}}, reply, error, 30'000)) {
-    // Ours and idle: leave the JVM as found. Someone else's, or recording already: untouched.
-    if (jvm.opened_server && reply.value("error", std::string()) != protocol::error::kUnavailable) detachAgent(jvm, timeout_ms);
+    const bool recording = reply.value("error", std::string()) == protocol::error::kUnavailable;
+    if (jvm.opened_server && recording) throw UserError(keepServerOfRunningRecording(jvm));
+    // Ours and idle: leave the JVM as found. Someone else's: untouched.
+    if (jvm.opened_server) detachAgent(jvm, timeout_ms);
     throw UserError("JVM " + std::to_string(pid) + ": " + error);
   }
   std::cerr << "stackscope: recording JVM " << pid << " into " << shown << " for " << args.duration

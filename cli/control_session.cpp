@@ -25,6 +25,7 @@ constexpr const char* kUsage =
     "  stop                      stop the recording; its file is complete\n"
     "  mark NAME [--begin|--end] a marker: a point, or the begin or end of a phase\n"
     "  dump [-o FILE]            flush the recording; with -o, also copy the recording so far to FILE\n"
+    "                            (a rotating one's parts on disk as the same parts of FILE: FILE, FILE-1, ...)\n"
     "  stream -o FILE [--duration D]  write the live recording to FILE until it ends, D passes or Ctrl-C\n"
     "  filter [FILTER] [--classes GLOBS]  replace the running recording's thread annotation filter\n"
     "                            (user:u1;application:shop*) and/or its alloc trace's classes; \"\" clears one\n"
@@ -41,6 +42,12 @@ Json body(Json reply) {
   return reply;
 }
 
+// A filter of status as the user typed it, or what an empty one means.
+std::string filterShown(const Json& s, const char* key) {
+  const std::string text = s.value(key, std::string());
+  return !text.empty() ? text : std::string(key) == "filter" ? "none (every thread)" : "none (every class)";
+}
+
 void printStatus(const Json& s, std::ostream& out) {
   auto number = [&](const char* key) { return s.contains(key) && s[key].is_number() ? s[key].get<int64_t>() : int64_t{-1}; };
   const Json settings = s.value("settings", Json::object());
@@ -53,9 +60,17 @@ void printStatus(const Json& s, std::ostream& out) {
   }
   out << "events:        " << settings.value("events", std::string()) << '\n';
   if (settings.contains("interval_ns")) out << "interval:      " << formatDuration(settings.value("interval_ns", int64_t{0})) << '\n';
-  out << "options:       " << settings.value("options", std::string()) << '\n'
-      << "file:          " << s.value("file", std::string()) << '\n'
-      << "samples:       " << number("samples") << '\n'
+  out << "options:       " << settings.value("options", std::string()) << '\n';
+  // An agent of protocol version 1 names neither the filters in force nor the parts.
+  if (s.contains("filter")) out << "filter:        " << filterShown(s, "filter") << '\n';
+  if (s.contains("classes")) out << "classes:       " << filterShown(s, "classes") << '\n';
+  out << "file:          " << s.value("part_file", s.value("file", std::string())) << '\n';
+  if (number("part") > 0) {
+    out << "set:           " << s.value("file", std::string()) << ": part " << number("part") << "; "
+        << number("set_files") << " files on disk (parts " << number("set_first_part") << "-" << number("part")
+        << "), " << number("set_bytes") << " bytes\n";
+  }
+  out << "samples:       " << number("samples") << '\n'
       << "lost:          " << number("lost") << '\n'
       << "bytes written: " << number("bytes_written") << '\n'
       << "clients:       " << number("clients") << '\n'

@@ -31,6 +31,13 @@ void connectOrLoadAgent(pid_t pid, int timeout_ms, DrivenJvm& jvm);
 // One request; the agent's refusal or a broken connection is a UserError.
 protocol::Json askJvm(DrivenJvm& jvm, protocol::Json command);
 
+// When this command opened the server and the agent refused its `start` as `unavailable`, the
+// agent records already: it was loaded at the JVM's start without control=. The server is
+// kept, not detached (which would end that recording): it is now the one way to reach that
+// recording (connect, top). Marks it as not this command's, and returns what to tell the
+// user: the recording's file and how to reach it.
+std::string keepServerOfRunningRecording(DrivenJvm& jvm);
+
 // Detaches the agent and waits until it closed the connection, which it does once its
 // threads are out of the JVM. False when that took longer than `timeout_ms`.
 bool detachAgent(DrivenJvm& jvm, int timeout_ms);

@@ -16,6 +16,7 @@ size_t extensionStart(std::string_view path) {
 }  // namespace
 
 std::string partName(std::string_view first, uint64_t n) {
+  if (n == 0) return std::string(first);
   const size_t ext = extensionStart(first);
   std::string name(first.substr(0, ext));
   name += '-';

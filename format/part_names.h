@@ -12,7 +12,7 @@
 
 namespace stackscope::format {
 
-// The name of part `n` (n >= 1) of the recording first written to `first`.
+// The name of part `n` of the recording first written to `first`; part 0 is `first` itself.
 std::string partName(std::string_view first, uint64_t n);
 
 // N when `name` is partName(first, N) for some N >= 1, spelled as partName spells it (no

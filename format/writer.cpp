@@ -12,6 +12,7 @@
 #include <functional>
 
 #include "format/bytes.h"
+#include "format/file_copy.h"
 #include "format/layout.h"
 
 namespace stackscope::format {
@@ -80,6 +81,7 @@ void RecordingWriter::forgetFile() {
 
 bool RecordingWriter::continueIn(const std::string& path, int64_t end_time_ns) {
   if (!finish(end_time_ns)) return false;
+  finished_file_bytes_ = offset_;
   if (!open(path)) return false;
   writeInfo(info_);
   return true;
@@ -486,48 +488,12 @@ bool RecordingWriter::copyTo(const std::string& path, std::string& error) {
   // The recording's own bytes, read back through this process's descriptor (the file may
   // have been renamed or removed since it was opened).
   const int source = ::open(("/proc/self/fd/" + std::to_string(fd_)).c_str(), O_RDONLY | O_CLOEXEC);
-  // O_NONBLOCK: a FIFO without a reader fails at once instead of blocking the caller (the
-  // control server's thread, with the writer's lock held) forever; only a regular file is written.
-  const int target = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0644);
-  struct stat st {};
-  const bool regular = target >= 0 && ::fstat(target, &st) == 0 && S_ISREG(st.st_mode);
-  if (source < 0 || target < 0 || !regular || ::ftruncate(target, 0) != 0) {
-    error = source < 0    ? "cannot read the recording: " + std::string(std::strerror(errno))
-            : target < 0  ? "cannot create '" + path + "': " + std::strerror(errno)
-            : !regular    ? "'" + path + "' is not a regular file"
-                          : "cannot truncate '" + path + "': " + std::strerror(errno);
-    if (source >= 0) ::close(source);
-    if (target >= 0) ::close(target);
+  if (source < 0) {
+    error = "cannot read the recording: " + std::string(std::strerror(errno));
     return false;
   }
-  auto writeAllTo = [&](const char* data, size_t size) {
-    while (size > 0) {
-      const ssize_t n = ::write(target, data, size);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) return false;
-      data += n;
-      size -= static_cast<size_t>(n);
-    }
-    return true;
-  };
-  bool ok = true;
-  char buffer[64 * 1024];
-  for (uint64_t copied = 0; ok && copied < offset_;) {
-    const ssize_t n = ::pread(source, buffer, std::min<uint64_t>(sizeof buffer, offset_ - copied), static_cast<off_t>(copied));
-    if (n < 0 && errno == EINTR) continue;
-    ok = n > 0 && writeAllTo(buffer, static_cast<size_t>(n));
-    copied += n > 0 ? static_cast<uint64_t>(n) : 0;
-  }
-  if (ok) {
-    const std::string index = indexAndTrailer(index_, offset_);
-    ok = writeAllTo(index.data(), index.size());
-  }
-  if (!ok) error = "cannot write '" + path + "': " + std::strerror(errno);
+  const bool ok = copyFileTo(source, offset_, indexAndTrailer(index_, offset_), path, error);
   ::close(source);
-  if (::close(target) != 0 && ok) {
-    error = "cannot write '" + path + "': " + std::strerror(errno);
-    ok = false;
-  }
   return ok;
 }
 

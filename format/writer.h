@@ -82,6 +82,8 @@ class RecordingWriter {
   // RecordingInfo written. Ids start again: the caller writes again every map record (method,
   // thread, annotation) that the new file's events refer to. False with lastError() set.
   bool continueIn(const std::string& path, int64_t end_time_ns);
+  // The size of the file the last continueIn finished (0 before any).
+  uint64_t finishedFileBytes() const { return finished_file_bytes_; }
 
   // Flushes, then writes a copy of the recording so far to `path`: every chunk written, with
   // an index and trailer, readable on its own; there is no RecordingEnd (the recording goes on),
@@ -134,6 +136,7 @@ class RecordingWriter {
 
   int fd_ = -1;
   uint64_t offset_ = 0;
+  uint64_t finished_file_bytes_ = 0;
   uint64_t samples_ = 0;
   int64_t last_event_end_ = INT64_MIN;
   std::string error_;

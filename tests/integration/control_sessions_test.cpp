@@ -123,8 +123,12 @@ TEST_F(ControlSessions, AFilterChangedAtRunTimeChangesWhichThreadsAreSampled) {
                            {"-agentpath:" + agentPath() + "=event=cpu,interval=5ms,control=0,file=" + path}));
   connect(jvm.pid());
   waitForMoreSamples(20);
+  EXPECT_EQ(request({{"cmd", "status"}}).value("filter", "?"), "");
+  EXPECT_FALSE(request({{"cmd", "status"}}).contains("classes")) << "no alloc trace";
   for (const char* user : {"u1", "u2"}) {
     connectCommand(jvm.pid(), {"filter", std::string("user:") + user});
+    // status shows the filter in force, in the command's syntax.
+    EXPECT_EQ(request({{"cmd", "status"}}).value("filter", "?"), std::string("user:") + user);
     EXPECT_TRUE(request({{"cmd", "mark"}, {"name", std::string("only-") + user}, {"kind", "begin"}}).value("ok", false));
     waitForMoreSamples(60);
     EXPECT_TRUE(request({{"cmd", "mark"}, {"name", std::string("only-") + user}, {"kind", "end"}}).value("ok", false));
@@ -136,8 +140,11 @@ TEST_F(ControlSessions, AFilterChangedAtRunTimeChangesWhichThreadsAreSampled) {
   EXPECT_EQ(reply.value("error", std::string()), "bad_argument") << reply.dump();
   EXPECT_FALSE(client_.request({{"cmd", "filter"}, {"classes", "java.*"}}, reply, error));
   EXPECT_EQ(reply.value("error", std::string()), "bad_argument") << reply.dump();
+  EXPECT_EQ(request({{"cmd", "status"}}).value("filter", "?"), "user:u2") << "a refused filter changes nothing";
   // Cleared: both users again.
   connectCommand(jvm.pid(), {"filter", ""});
+  const ProcessResult shown = connectCommand(jvm.pid(), {"status"});
+  EXPECT_NE(shown.out.find("filter:        none (every thread)\n"), std::string::npos) << shown.out;
   EXPECT_TRUE(request({{"cmd", "mark"}, {"name", "both"}, {"kind", "begin"}}).value("ok", false));
   waitForMoreSamples(80);
   EXPECT_TRUE(request({{"cmd", "mark"}, {"name", "both"}, {"kind", "end"}}).value("ok", false));
@@ -170,7 +177,11 @@ TEST_F(ControlSessions, AClassesFilterChangedAtRunTimeChangesWhichObjectsAreSamp
                         {"-agentpath:" + agentPath() + "=event=alloc,alloc=64k,control=0,file=" + path}));
   ASSERT_TRUE(jvm.waitForStdout("allocating", kWait));
   connect(jvm.pid());
+  EXPECT_EQ(request({{"cmd", "status"}}).value("classes", "?"), "");
   connectCommand(jvm.pid(), {"filter", "--classes", "byte[]"});
+  EXPECT_EQ(request({{"cmd", "status"}}).value("classes", "?"), "byte[]");
+  const ProcessResult shown = connectCommand(jvm.pid(), {"status"});
+  EXPECT_NE(shown.out.find("classes:       byte[]\n"), std::string::npos) << shown.out;
   // Sampled by bytes allocated, hundreds of samples per second of the loop even on a busy
   // machine: a second holds plenty.
   for (const char* name : {"buffers", "both"}) {
@@ -193,6 +204,103 @@ TEST_F(ControlSessions, AClassesFilterChangedAtRunTimeChangesWhichObjectsAreSamp
   const double both_buffers = samplesOf(both, "byte[]");
   EXPECT_GE(both_buffers, 20) << both.dump(1);
   EXPECT_NEAR(samplesOf(both, pair) / both_buffers, 1.0, 0.5) << both.dump(1);
+}
+
+// `stackscope report F --json` samples of each part K of a dump to F (F-K, F for part 0), read alone.
+double partsSamples(const std::string& first, int64_t from, int64_t to) {
+  double sum = 0;
+  for (int64_t k = from; k <= to; ++k) {
+    const std::string part = k == 0 ? first : first.substr(0, first.size() - 4) + "-" + std::to_string(k) + ".ssr";
+    sum += report(part).at("samples").get<double>();
+  }
+  return sum;
+}
+
+// A recording that rotates every second: status names the part being written and the set on
+// disk (its bytes are the files' sizes), and `dump -o D` writes every part as the same part
+// of D, which reads as the recording so far: at least the samples status counted before the
+// dump, at most those it counted after, and each finished part byte for byte.
+TEST_F(ControlSessions, StatusAndDumpOfARotatingRecordingCoverTheWholeSet) {
+  const std::string path = file("rot.ssr");
+  Child jvm(javaCommand("AttachTarget", {"20000"},
+                        {"-agentpath:" + agentPath() + "=event=cpu,interval=5ms,rotate=1s,control=0,file=" + path}));
+  ASSERT_TRUE(jvm.waitForStdout("ready", kWait));
+  connect(jvm.pid());
+  protocol_json status = request({{"cmd", "status"}});
+  for (const auto deadline = std::chrono::steady_clock::now() + kWait;
+       status.value("part", 0) < 3 && std::chrono::steady_clock::now() < deadline;
+       status = request({{"cmd", "status"}})) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  const int64_t part = status.value("part", int64_t{0});
+  ASSERT_GE(part, 3) << status.dump();
+  EXPECT_EQ(status.value("file", std::string()), path);
+  EXPECT_EQ(status.value("part_file", std::string()), file("rot-" + std::to_string(part) + ".ssr"));
+  EXPECT_EQ(status.value("set_files", int64_t{0}), part + 1);
+  EXPECT_EQ(status.value("set_first_part", int64_t{-1}), 0);
+  // The finished parts are complete files: the set's bytes are their sizes and the current
+  // part's complete chunks; none was deleted, so that is every byte written.
+  uint64_t finished = std::filesystem::file_size(path);
+  for (int64_t k = 1; k < part; ++k) finished += std::filesystem::file_size(file("rot-" + std::to_string(k) + ".ssr"));
+  EXPECT_EQ(status.value("set_bytes", uint64_t{0}), finished + status.value("part_bytes", uint64_t{0})) << status.dump();
+  EXPECT_EQ(status.value("bytes_written", uint64_t{0}), status.value("set_bytes", uint64_t{0}));
+  const ProcessResult shown = connectCommand(jvm.pid(), {"status"});
+  EXPECT_NE(shown.out.find("set:           " + path + ": part "), std::string::npos) << shown.out;
+
+  // An earlier copy's part that this one does not write would be read with it: it goes.
+  const std::string dumped = file("copy.ssr");
+  std::ofstream(file("copy-99.ssr")) << "an earlier dump's part";
+  const double before = request({{"cmd", "status"}}).value("samples", 0.0);
+  const ProcessResult dump = connectCommand(jvm.pid(), {"dump", "-o", dumped, "--json"});
+  const double after = request({{"cmd", "status"}}).value("samples", 0.0);
+  const json reply = json::parse(dump.out);
+  const int64_t last = reply.value("last_part", int64_t{-1});
+  EXPECT_GE(last, part);
+  EXPECT_EQ(reply.value("first_part", int64_t{-1}), 0);
+  EXPECT_EQ(reply.value("files", int64_t{0}), last + 1);
+  EXPECT_FALSE(std::filesystem::exists(file("copy-99.ssr")));
+  EXPECT_EQ(readAll(dumped), readAll(path));
+  for (int64_t k = 1; k < last; ++k)
+    EXPECT_EQ(readAll(file("copy-" + std::to_string(k) + ".ssr")), readAll(file("rot-" + std::to_string(k) + ".ssr"))) << k;
+  const json whole = report(dumped);
+  EXPECT_GE(whole.at("samples").get<double>(), before);
+  EXPECT_LE(whole.at("samples").get<double>(), after);
+  EXPECT_EQ(whole.at("samples").get<double>(), partsSamples(dumped, 0, last));
+  expectThreeWaySplit(whole);
+}
+
+// With maxfiles=3 status counts only the three parts left, and a dump copies those three: no
+// D (part 0 is gone, and a D left from before would be read as the set's first file).
+TEST_F(ControlSessions, DumpOfARotatingRecordingWithMaxFilesCopiesThePartsLeft) {
+  const std::string path = file("kept.ssr");
+  Child jvm(javaCommand("AttachTarget", {"20000"},
+                        {"-agentpath:" + agentPath() + "=event=cpu,interval=5ms,rotate=1s,maxfiles=3,control=0,file=" +
+                         path}));
+  ASSERT_TRUE(jvm.waitForStdout("ready", kWait));
+  connect(jvm.pid());
+  protocol_json status = request({{"cmd", "status"}});
+  for (const auto deadline = std::chrono::steady_clock::now() + kWait;
+       status.value("part", 0) < 4 && std::chrono::steady_clock::now() < deadline;
+       status = request({{"cmd", "status"}})) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  const int64_t part = status.value("part", int64_t{0});
+  ASSERT_GE(part, 4) << status.dump();
+  EXPECT_EQ(status.value("set_files", int64_t{0}), 3) << status.dump();
+  EXPECT_EQ(status.value("set_first_part", int64_t{-1}), part - 2) << status.dump();
+  EXPECT_GT(status.value("bytes_written", uint64_t{0}), status.value("set_bytes", uint64_t{0})) << "parts were deleted";
+
+  const std::string dumped = file("copy.ssr");
+  std::ofstream(dumped) << "an earlier dump's first file";
+  const json reply = json::parse(connectCommand(jvm.pid(), {"dump", "-o", dumped, "--json"}).out);
+  const int64_t first = reply.value("first_part", int64_t{-1}), last = reply.value("last_part", int64_t{-1});
+  EXPECT_GE(first, part - 2);
+  EXPECT_EQ(last, first + 2);
+  EXPECT_EQ(reply.value("files", int64_t{0}), 3);
+  EXPECT_FALSE(std::filesystem::exists(dumped));
+  const json whole = report(dumped);
+  EXPECT_EQ(whole.at("samples").get<double>(), partsSamples(dumped, first, last));
+  expectThreeWaySplit(whole);
 }
 
 // `top PID --json` for `iterations` refreshes of a second over the last `window`: one object each.
@@ -261,6 +369,36 @@ TEST_F(ControlSessions, TopOnAJvmWithoutTheAgentLoadsItAndLeavesNothingBehind) {
   const std::string prefix = "stackscope-top-" + std::to_string(jvm.pid()) + "-";
   for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::temp_directory_path()))
     EXPECT_NE(entry.path().filename().string().rfind(prefix, 0), 0u) << entry.path() << " left behind";
+}
+
+// A JVM that records since its start, with no control server: attach and top load the agent's
+// server to reach it. attach is refused (one recording at a time) and says where the recording
+// goes; top shows that recording; neither detaches the agent, which would end it. The server
+// they opened stays: it is the one way to that recording (connect status).
+TEST_F(ControlSessions, AttachAndTopOnAJvmRecordingSinceItsStartLeaveThatRecordingRunning) {
+  const std::string path = file("startup.ssr");
+  Child jvm(javaCommand("AttachTarget", {"20000"}, {"-agentpath:" + agentPath() + "=event=cpu,interval=5ms,file=" + path}));
+  ASSERT_TRUE(jvm.waitForStdout("ready", kWait));
+  const std::string other = file("attached.ssr");
+  ProcessResult attached =
+      run({STACKSCOPE_BIN, "attach", std::to_string(jvm.pid()), "-e", "cpu", "--duration", "1s", "-o", other});
+  EXPECT_EQ(attached.exit_code, 1) << attached.err;
+  EXPECT_NE(attached.err.find("already records into " + path), std::string::npos) << attached.err;
+  EXPECT_NE(attached.err.find("stays open"), std::string::npos) << attached.err;
+  EXPECT_FALSE(std::filesystem::exists(other));
+
+  const std::vector<json> refreshes = topRefreshes(jvm.pid(), 2);
+  ASSERT_EQ(refreshes.size(), 2u);
+  ASSERT_FALSE(refreshes.back().at("methods").empty()) << refreshes.back().dump(1).substr(0, 2000);
+  EXPECT_EQ(refreshes.back().at("methods")[0].at("method"), kWorkloads + "Cpu.mix");
+
+  connect(jvm.pid());
+  protocol_json status = request({{"cmd", "status"}});
+  EXPECT_TRUE(status.value("recording", false)) << status.dump();
+  EXPECT_EQ(status.value("file", std::string()), path);
+  const double before = status.value("samples", 0.0);
+  waitForMoreSamples(20);
+  EXPECT_GE(request({{"cmd", "status"}}).value("samples", 0.0), before + 20) << "the recording goes on";
 }
 
 TEST_F(ControlSessions, AttachDrivesAnAgentWhoseServerListensAndLeavesItListening) {

@@ -28,11 +28,6 @@ constexpr auto kWait = std::chrono::seconds(60);
 
 void touch(const std::string& path) { std::ofstream(path) << "go\n"; }
 
-std::string readAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
 class Control : public RecordingTest {
  protected:
   void startJvm(const std::string& control = "0") {
@@ -133,7 +128,7 @@ TEST_F(Control, HelloStatusMarkAndDumpMatchTheRecording) {
   Client client;
   protocol_json hello;
   connect(client, hello);
-  EXPECT_EQ(hello.value("version", 0), 1);
+  EXPECT_EQ(hello.value("version", 0), 2);
   EXPECT_EQ(hello.value("pid", 0), jvm_->pid());
   EXPECT_NE(hello.value("jvm", std::string()).find("VM"), std::string::npos) << hello.dump();
 
@@ -143,6 +138,22 @@ TEST_F(Control, HelloStatusMarkAndDumpMatchTheRecording) {
   EXPECT_EQ(status["settings"].value("interval_ns", int64_t{0}), 5'000'000);
   EXPECT_EQ(status.value("file", std::string()), recording_);
   EXPECT_EQ(status.value("clients", 0), 1);
+
+  // A client of version 1 is answered in version 1 and served: it ignores the fields v2 adds.
+  {
+    stackscope::protocol::AgentLocation location;
+    std::string error;
+    ASSERT_TRUE(stackscope::protocol::locateAgent(jvm_->pid(), location, error)) << error;
+    stackscope::protocol::Endpoint endpoint;
+    ASSERT_TRUE(stackscope::protocol::parseEndpoint(location.address, endpoint, error));
+    Client old;
+    ASSERT_TRUE(old.connect(endpoint, error)) << error;
+    ASSERT_TRUE(old.sendRaw(frameBytes(1, R"({"cmd":"hello","id":1,"versions":[1],"token":")" + location.token + "\"}"), error));
+    Frame frame;
+    ASSERT_EQ(old.receive(frame, 10'000, error), Client::Received::Frame) << error;
+    EXPECT_EQ(protocol_json::parse(frame.payload, nullptr, false).value("version", 0), 1) << frame.payload;
+    EXPECT_EQ(request(old, {{"cmd", "status"}}).value("file", std::string()), recording_);
+  }
 
   // The phase switch happens between the two marks: snapshot b must hold phaseB, not phaseA.
   const int64_t before = waitForSamples(client, 20);

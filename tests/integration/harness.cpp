@@ -1,6 +1,7 @@
 #include "harness.h"
 
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <stdexcept>
@@ -50,6 +51,11 @@ json query(std::vector<std::string> args) {
     throw std::runtime_error(command.str() + "printed no JSON: " + r.out.substr(0, 500));
   }
   return parsed;
+}
+
+std::string readAll(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
 json report(const std::string& file, const std::vector<std::string>& args) {

@@ -44,6 +44,9 @@ json report(const std::string& file, const std::vector<std::string>& args = {});
 const json* find(const json& report, const std::string& array, const std::string& key,
                  const std::string& value);
 
+// The bytes of a file ("" when it cannot be read).
+std::string readAll(const std::string& path);
+
 // The "truth NAME NANOS" lines a workload prints, by name.
 std::map<std::string, double> truth(const std::string& out);
 

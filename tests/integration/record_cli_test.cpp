@@ -80,6 +80,16 @@ TEST_F(RecordChecks, MissingSeparatorIsExplained) {
   EXPECT_EQ(rec.out, "") << "the JVM ran";
 }
 
+// The agent refuses maxfiles= without rotate= in its own words; record says it in its options'.
+TEST_F(RecordChecks, MaxFilesWithoutRotateIsRefusedInTheOptionsWords) {
+  ProcessResult rec = recordTouch({"--maxfiles", "5"});
+  EXPECT_EQ(rec.exit_code, 1);
+  EXPECT_EQ(rec.err,
+            "stackscope: error: --maxfiles 5 needs --rotate DURATION or SIZE (1h, 256m): without rotation the recording is one "
+            "file\n");
+  EXPECT_FALSE(started()) << "the program ran";
+}
+
 TEST_F(RecordChecks, UnknownRecordOptionIsNamed) {
   ProcessResult rec = recordTouch({"--frobnicate"});
   EXPECT_EQ(rec.exit_code, 1);

@@ -84,6 +84,15 @@ TEST(AnnotationFilter, EmptyEntriesAreSkippedAndParseAdds) {
   EXPECT_EQ(filter.globs(kUser), (std::vector<std::string>{"a", "b"}));
 }
 
+// status shows the filter in force in the filter= syntax: entries by field, read back as given.
+TEST(AnnotationFilter, TextIsTheFilterSyntaxAndParsesBack) {
+  EXPECT_EQ(AnnotationFilter().text(), "");
+  const AnnotationFilter filter = parsed("application:shop*;user:u1;;user:u:2");
+  EXPECT_EQ(filter.text(), "user:u1;user:u:2;application:shop*");
+  const AnnotationFilter again = parsed(filter.text());
+  for (int field = 0; field < kAnnotationFields; ++field) EXPECT_EQ(again.globs(field), filter.globs(field));
+}
+
 TEST(AnnotationFilter, MalformedEntriesSayWhy) {
   EXPECT_EQ(error(""), "expected KEY:GLOB entries separated by ';', e.g. user:u1;application:shop*");
   EXPECT_EQ(error(";;"), "expected KEY:GLOB entries separated by ';', e.g. user:u1;application:shop*");

@@ -12,6 +12,7 @@ TEST(PartNames, NumberGoesBeforeTheExtension) {
   EXPECT_EQ(partName("/d/x.y/run", 3), "/d/x.y/run-3");
   EXPECT_EQ(partName(".ssr", 2), ".ssr-2");
   EXPECT_EQ(partName("run.4242.ssr", 2), "run.4242-2.ssr");
+  EXPECT_EQ(partName("/d/run.ssr", 0), "/d/run.ssr");  // part 0: the file the recording began in
 }
 
 TEST(PartNames, NumberIsReadBackFromPartsOnly) {
