@@ -54,6 +54,17 @@ class ControlSessions : public RecordingTest {
     }
   }
 
+  // Polls status until the recording is in its part `part` or later (rotation); that status.
+  protocol_json statusAtPart(int64_t part) {
+    protocol_json status = request({{"cmd", "status"}});
+    for (const auto deadline = std::chrono::steady_clock::now() + kWait;
+         status.value("part", int64_t{0}) < part && std::chrono::steady_clock::now() < deadline;
+         status = request({{"cmd", "status"}})) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return status;
+  }
+
   // `stackscope connect PID WORDS...`, which must succeed.
   ProcessResult connectCommand(pid_t pid, const std::vector<std::string>& words) {
     std::vector<std::string> argv{STACKSCOPE_BIN, "connect", std::to_string(pid)};
@@ -206,12 +217,13 @@ TEST_F(ControlSessions, AClassesFilterChangedAtRunTimeChangesWhichObjectsAreSamp
   EXPECT_NEAR(samplesOf(both, pair) / both_buffers, 1.0, 0.5) << both.dump(1);
 }
 
-// `stackscope report F --json` samples of each part K of a dump to F (F-K, F for part 0), read alone.
+// The samples of each part K of a dump to F (F-K, F for part 0), each file alone (`info`:
+// `report F` would read the whole set).
 double partsSamples(const std::string& first, int64_t from, int64_t to) {
   double sum = 0;
   for (int64_t k = from; k <= to; ++k) {
     const std::string part = k == 0 ? first : first.substr(0, first.size() - 4) + "-" + std::to_string(k) + ".ssr";
-    sum += report(part).at("samples").get<double>();
+    sum += query({"info", part}).at("samples").get<double>();
   }
   return sum;
 }
@@ -226,12 +238,7 @@ TEST_F(ControlSessions, StatusAndDumpOfARotatingRecordingCoverTheWholeSet) {
                         {"-agentpath:" + agentPath() + "=event=cpu,interval=5ms,rotate=1s,control=0,file=" + path}));
   ASSERT_TRUE(jvm.waitForStdout("ready", kWait));
   connect(jvm.pid());
-  protocol_json status = request({{"cmd", "status"}});
-  for (const auto deadline = std::chrono::steady_clock::now() + kWait;
-       status.value("part", 0) < 3 && std::chrono::steady_clock::now() < deadline;
-       status = request({{"cmd", "status"}})) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
+  const protocol_json status = statusAtPart(3);
   const int64_t part = status.value("part", int64_t{0});
   ASSERT_GE(part, 3) << status.dump();
   EXPECT_EQ(status.value("file", std::string()), path);
@@ -278,12 +285,7 @@ TEST_F(ControlSessions, DumpOfARotatingRecordingWithMaxFilesCopiesThePartsLeft) 
                          path}));
   ASSERT_TRUE(jvm.waitForStdout("ready", kWait));
   connect(jvm.pid());
-  protocol_json status = request({{"cmd", "status"}});
-  for (const auto deadline = std::chrono::steady_clock::now() + kWait;
-       status.value("part", 0) < 4 && std::chrono::steady_clock::now() < deadline;
-       status = request({{"cmd", "status"}})) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
+  const protocol_json status = statusAtPart(4);
   const int64_t part = status.value("part", int64_t{0});
   ASSERT_GE(part, 4) << status.dump();
   EXPECT_EQ(status.value("set_files", int64_t{0}), 3) << status.dump();

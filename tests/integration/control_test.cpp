@@ -76,20 +76,27 @@ class Control : public RecordingTest {
     EXPECT_NE(result.out.find("phase b"), std::string::npos);
   }
 
-  // Connects without the library's hello, sends `bytes` (after a hello if `hello_first`)
-  // and returns the code of the Error frame the agent answers with; the connection must
-  // then be closed by the agent.
-  std::string refusal(const std::string& bytes, bool hello_first) {
+  // Connects to the JVM's server without saying hello; `token` is the agent's.
+  void connectWithoutHello(Client& client, std::string& token) {
     stackscope::protocol::AgentLocation location;
     std::string error;
     EXPECT_TRUE(stackscope::protocol::locateAgent(jvm_->pid(), location, error)) << error;
     stackscope::protocol::Endpoint endpoint;
     EXPECT_TRUE(stackscope::protocol::parseEndpoint(location.address, endpoint, error));
-    Client client;
     EXPECT_TRUE(client.connect(endpoint, error)) << error;
+    token = location.token;
+  }
+
+  // Connects without the library's hello, sends `bytes` (after a hello if `hello_first`)
+  // and returns the code of the Error frame the agent answers with; the connection must
+  // then be closed by the agent.
+  std::string refusal(const std::string& bytes, bool hello_first) {
+    std::string token, error;
+    Client client;
+    connectWithoutHello(client, token);
     protocol_json reply;
     if (hello_first) {
-      EXPECT_TRUE(client.hello(location.token, reply, error)) << error;
+      EXPECT_TRUE(client.hello(token, reply, error)) << error;
     }
     EXPECT_TRUE(client.sendRaw(bytes, error)) << error;
     Frame frame;
@@ -141,14 +148,10 @@ TEST_F(Control, HelloStatusMarkAndDumpMatchTheRecording) {
 
   // A client of version 1 is answered in version 1 and served: it ignores the fields v2 adds.
   {
-    stackscope::protocol::AgentLocation location;
-    std::string error;
-    ASSERT_TRUE(stackscope::protocol::locateAgent(jvm_->pid(), location, error)) << error;
-    stackscope::protocol::Endpoint endpoint;
-    ASSERT_TRUE(stackscope::protocol::parseEndpoint(location.address, endpoint, error));
+    std::string token, error;
     Client old;
-    ASSERT_TRUE(old.connect(endpoint, error)) << error;
-    ASSERT_TRUE(old.sendRaw(frameBytes(1, R"({"cmd":"hello","id":1,"versions":[1],"token":")" + location.token + "\"}"), error));
+    connectWithoutHello(old, token);
+    ASSERT_TRUE(old.sendRaw(frameBytes(1, R"({"cmd":"hello","id":1,"versions":[1],"token":")" + token + "\"}"), error));
     Frame frame;
     ASSERT_EQ(old.receive(frame, 10'000, error), Client::Received::Frame) << error;
     EXPECT_EQ(protocol_json::parse(frame.payload, nullptr, false).value("version", 0), 1) << frame.payload;
