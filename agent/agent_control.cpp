@@ -130,9 +130,12 @@ namespace {
 ControlOutcome dumped(const std::string& path, const WriterThread::DumpedParts& parts) {
   ControlOutcome outcome = ControlOutcome::done("wrote the recording so far to " + path);
   if (parts.last > 0) {
-    outcome.message = "wrote the recording so far to " + format::partName(path, parts.first) + " … " +
-                      format::partName(path, parts.last) + " (" + std::to_string(parts.files) +
-                      " files; report " + path + " reads them as one recording" +
+    const bool one = parts.files == 1;
+    outcome.message = "wrote the recording so far to " +
+                      (one ? format::partName(path, parts.last)
+                           : format::partName(path, parts.first) + " … " + format::partName(path, parts.last)) +
+                      " (" + std::to_string(parts.files) + (one ? " file" : " files") + "; report " + path + " reads " +
+                      (one ? "it" : "them as one recording") +
                       (parts.first > 0 ? "; the parts before " + std::to_string(parts.first) + " were deleted" : "") + ")";
   }
   outcome.fields = {{"files", parts.files}, {"first_part", parts.first}, {"last_part", parts.last}};

@@ -77,7 +77,7 @@ int runAttach(const AttachArgs& args) {
   protocol::Json reply;
   std::string error;
   if (!jvm.client.request(protocol::Json{{"cmd", "start"}, {"options", options}}, reply, error, 30'000)) {
-    const bool recording = reply.value("error", std::string()) == protocol::error::kUnavailable;
+    const bool recording = reply.is_object() && reply.value("error", std::string()) == protocol::error::kUnavailable;
     if (jvm.opened_server && recording) throw UserError(keepServerOfRunningRecording(jvm));
     // Ours and idle: leave the JVM as found. Someone else's: untouched.
     if (jvm.opened_server) detachAgent(jvm, timeout_ms);

@@ -183,7 +183,7 @@ class LoadedForTop {
                 .string();
     Json reply;
     if (!jvm.client.request(Json{{"cmd", "start"}, {"options", agentOptions(AgentArgs{}, file_, "")}}, reply, error, 30'000)) {
-      if (reply.value("error", std::string()) == protocol::error::kUnavailable) {
+      if (reply.is_object() && reply.value("error", std::string()) == protocol::error::kUnavailable) {
         // Recording since the JVM's start: that recording is the one to show.
         std::cerr << "stackscope: " << keepServerOfRunningRecording(jvm) << '\n';
         return;
