@@ -167,6 +167,8 @@ void printText(const Json& view, std::ostream& out) {
 // A JVM given by pid whose agent does not listen (or that has none) gets one, loaded as
 // `attach` does, with a cpu recording at 10 ms into a temporary file the JVM writes; at the end
 // the recording is stopped, the agent detached and the file removed: the JVM is left as found.
+// An agent that records since the JVM's start refuses that recording: its own is shown, and
+// the server stays (driven_jvm.h: a detach would end that recording).
 class LoadedForTop {
  public:
   LoadedForTop(const std::string& target, const std::string& token, DrivenJvm& jvm) : jvm_(jvm) {
