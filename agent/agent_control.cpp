@@ -177,20 +177,35 @@ namespace {
 struct DetachJob {
   JavaVM* vm;
   int requester_fd;
+  bool server_only;  // a close: the recording goes on
 };
 
 void* runDetach(void* arg) {
   const DetachJob job = *static_cast<DetachJob*>(arg);
   delete static_cast<DetachJob*>(arg);
   JNIEnv* env = nullptr;
-  JavaVMAttachArgs args{JNI_VERSION_1_6, const_cast<char*>("stackscope-detach"), nullptr};
+  JavaVMAttachArgs args{JNI_VERSION_1_6, const_cast<char*>(job.server_only ? "stackscope-close" : "stackscope-detach"),
+                        nullptr};
   if (job.vm->AttachCurrentThreadAsDaemon(reinterpret_cast<void**>(&env), &args) == JNI_OK && env) {
-    const ControlResult detached = detachAgent(env);
-    if (!detached.ok) std::fprintf(stderr, "%s\n", detached.error.c_str());
+    const ControlResult done = job.server_only ? closeControlServer() : detachAgent(env);
+    if (!done.ok) std::fprintf(stderr, "%s\n", done.error.c_str());
     job.vm->DetachCurrentThread();
   }
   close(job.requester_fd);
   return nullptr;
+}
+
+// Runs a detach or a close on a thread of its own; false (requester_fd closed) if it cannot start.
+bool handOver(JavaVM* vm, int requester_fd, bool server_only) {
+  auto* job = new DetachJob{vm, requester_fd, server_only};
+  pthread_t thread;
+  if (pthread_create(&thread, nullptr, runDetach, job) == 0) {
+    pthread_detach(thread);
+    return true;
+  }
+  delete job;
+  close(requester_fd);
+  return false;
 }
 
 }  // namespace
@@ -203,15 +218,14 @@ bool AgentControl::detach(JNIEnv* jni, int requester_fd) {
   // The recording ends first, here: the thread's attach to the JVM then registers no thread
   // in it, and streaming clients get its end.
   stopSession(jni);
-  auto* job = new DetachJob{vm_, requester_fd};
-  pthread_t thread;
-  if (pthread_create(&thread, nullptr, runDetach, job) == 0) {
-    pthread_detach(thread);
-    return true;
-  }
-  delete job;
-  close(requester_fd);
-  return false;  // as far as this thread can go: the recording finished
+  return handOver(vm_, requester_fd, false);  // false: as far as this thread can go, the recording finished
+}
+
+bool AgentControl::closeServer(JNIEnv*, int requester_fd) {
+  // As a detach, the server's thread is stopped from a thread of its own; the requester's
+  // connection closes once it has stopped. That thread, attached to the JVM while a recording
+  // may run, is the recording's for that while (a few milliseconds).
+  return handOver(vm_, requester_fd, true);
 }
 
 namespace {

@@ -26,6 +26,7 @@ class AgentControl final : public ControlHandler {
   ControlOutcome dump(JNIEnv* jni, const std::string& path) override;
   ControlOutcome setFilter(JNIEnv* jni, const FilterChange& change) override;
   bool detach(JNIEnv* jni, int requester_fd) override;
+  bool closeServer(JNIEnv* jni, int requester_fd) override;
   uint64_t currentRecording() override;
   bool readRecording(uint64_t recording, uint64_t offset, size_t max, std::string& out) override;
 

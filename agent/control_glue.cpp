@@ -2,7 +2,9 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdio>
+#include <vector>
 
 #include "agent/agent_control.h"
 #include "agent/control_server.h"
@@ -15,6 +17,10 @@ namespace {
 // Freed only by releaseControl, once its thread is gone: until then a late use is possible.
 ControlServer* g_server = nullptr;
 AgentControl* g_handler = nullptr;
+// closeControl: g_server is closed; the next control= opens a new server and keeps the
+// closed ones here, for releaseControl to free. Under the session control mutex, as openControl.
+std::atomic<bool> g_server_closed{false};
+std::vector<ControlServer*> g_closed_servers;
 
 bool isServerThread(JNIEnv* jni, jthread thread) { return g_server && g_server->isServerThread(jni, thread); }
 
@@ -42,6 +48,10 @@ bool openControl(const Options& options, std::string& error) {
                  g_server->address().c_str());
     return true;
   }
+  if (g_server && g_server_closed.exchange(false)) {
+    g_closed_servers.push_back(g_server);  // a callback may still read it: freed at the detach
+    g_server = nullptr;
+  }
   if (!g_server) g_server = new ControlServer;
   if (!g_server->open(options.control, getpid(), error)) return false;
   std::fprintf(stderr, "stackscope: control server on %s\n", g_server->address().c_str());
@@ -64,8 +74,21 @@ void stopControl(int64_t timeout_ns) {
   if (g_server) g_server->stop(timeout_ns);
 }
 
+void closeControl(int64_t timeout_ns) {
+  if (!g_server) return;
+  g_server->stop(timeout_ns);
+  // A thread that did not stop keeps the server as it is: not closed, never replaced.
+  if (!g_server->agentThread().running()) g_server_closed.store(true);
+}
+
 void releaseControl(JNIEnv* jni, int64_t timeout_ns) {
   if (!g_server || g_server->agentThread().running()) return;  // a thread that did not stop keeps it all
+  for (ControlServer* closed : g_closed_servers) {
+    closed->agentThread().release(jni, timeout_ns);
+    delete closed;
+  }
+  g_closed_servers.clear();
+  g_server_closed.store(false);
   g_server->agentThread().release(jni, timeout_ns);
   setControlThreadCheck(nullptr);
   delete g_server;

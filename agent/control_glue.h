@@ -29,6 +29,11 @@ bool controlListening();
 // Ends the server (its thread, connections, control files). Never from the server's thread,
 // nor with the session control mutex held (its commands take it).
 void stopControl(int64_t timeout_ns);
+// The close command: stops the server as stopControl does and marks it closed, so that a
+// later control= opens a new one. Its object is kept until releaseControl: JVMTI callbacks
+// and the writer thread, which a running recording keeps going, may still ask whether a
+// thread is its. Never from the server's thread, nor with the session control mutex held.
+void closeControl(int64_t timeout_ns);
 // After stopControl, once no JVMTI callback can ask whether a thread is the server's: waits
 // until its thread is out of the JVM's thread list and frees the server; a later control=
 // opens a new one.

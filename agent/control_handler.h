@@ -63,6 +63,8 @@ class ControlHandler {
   // until stopped. False: that thread could not start, `requester_fd` is closed, and the
   // recording was only finished: the server closes every connection and its thread ends.
   virtual bool detach(JNIEnv* jni, int requester_fd) = 0;
+  // close: as detach, but only the server goes: the recording, if one runs, goes on.
+  virtual bool closeServer(JNIEnv* jni, int requester_fd) = 0;
 
   // stream: the recording file a new stream follows (0: none; with rotation, the file being
   // written), then up to `max` bytes of it from `offset` into `out` (cleared first), only

@@ -41,7 +41,8 @@ constexpr int kStreamPollMs = 100;
 // clients the recording's last bytes.
 constexpr int64_t kFinalStreamNs = 2'000'000'000;
 
-const char* const kCommands[] = {"hello", "status", "start", "stop", "mark", "dump", "stream", "filter", "detach"};
+const char* const kCommands[] = {"hello",  "status", "start",  "stop", "mark",
+                                 "dump",   "stream", "filter", "detach", "close"};
 
 }  // namespace
 
@@ -205,7 +206,7 @@ void ControlServer::serve(JNIEnv* jni) {
       const int requester = dup(detach_fd_);
       detach_fd_ = -1;
       detaching_ = true;
-      if (!handler_->detach(jni, requester)) {
+      if (!(closing_only_ ? handler_->closeServer(jni, requester) : handler_->detach(jni, requester))) {
         finishStreams();
         closeAll();
         return;
@@ -333,7 +334,8 @@ void ControlServer::command(JNIEnv* jni, Client& client, const Json& request) {
   }
   // The one text argument a command takes, if any.
   if (detaching_) {
-    this->reply(client, protocol::errorReply(request, protocol::error::kUnavailable, "the agent is detaching"));
+    this->reply(client, protocol::errorReply(request, protocol::error::kUnavailable,
+                                             closing_only_ ? "the control server is closing" : "the agent is detaching"));
     return;
   }
   // The text arguments a command takes, if any.
@@ -383,9 +385,10 @@ void ControlServer::command(JNIEnv* jni, Client& client, const Json& request) {
     client.stream_offset = 0;
     client.stream_recording = handler_->currentRecording();
     outcome = ControlOutcome::done("streaming the recording from its first byte");
-  } else if (cmd == "detach") {
+  } else if (cmd == "detach" || cmd == "close") {
     detach_fd_ = client.fd;
-    outcome = ControlOutcome::done("detaching");
+    closing_only_ = cmd == "close";
+    outcome = ControlOutcome::done(closing_only_ ? "closing the control server; any recording goes on" : "detaching");
   } else {
     outcome = ControlOutcome::refused(protocol::error::kUnknownCommand, "unknown command '" + cmd + "'");
   }

@@ -93,7 +93,8 @@ class ControlServer {
   AgentThread thread_;
   std::atomic<bool> stopping_{false};
   int detach_fd_ = -1;     // the connection that asked for a detach, until it is handed over
-  bool detaching_ = false;  // handed to the handler's detach: every command is refused
+  bool closing_only_ = false;  // the handover is a close: only the server goes
+  bool detaching_ = false;  // handed to the handler's detach or close: every command is refused
   bool thread_started_ = false;
   std::vector<std::unique_ptr<Client>> clients_;
   std::atomic<size_t> client_count_{0};

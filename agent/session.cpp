@@ -526,10 +526,20 @@ ControlResult stopSession(JNIEnv* jni) {
   return {true, {}, kAttachDone};
 }
 
+namespace {
+// Two detaches (a control one and an attach's load), or a detach and a close, must not stop
+// the server together.
+std::mutex g_one_detach;
+}  // namespace
+
+ControlResult closeControlServer() {
+  std::lock_guard<std::mutex> one_at_a_time(g_one_detach);
+  closeControl(kStopTimeoutNs);  // without the control mutex: the server's commands take it
+  return {true, {}, kAttachDone};
+}
+
 ControlResult detachAgent(JNIEnv* jni) {
-  // Two detaches (a control one and an attach's load) must not stop the server together.
-  static std::mutex detaching;
-  std::lock_guard<std::mutex> one_at_a_time(detaching);
+  std::lock_guard<std::mutex> one_at_a_time(g_one_detach);
   {
     std::lock_guard<std::mutex> lock(g_control);
     if (!g_process.jvmti) return failure("stackscope: the agent is not loaded");

@@ -9,8 +9,8 @@
 // A JVM whose agent already listens (its control files, protocol/discovery.h) is driven
 // through that server without a load; a server this command did not open is left running
 // (stop only, no detach). A JVM whose agent records since its start, without a server, is
-// refused (one recording at a time), and the server the load opened stays: it is the one way
-// to that recording (driven_jvm.h). `stackscope list` shows the JVMs.
+// refused (one recording at a time); the server the load opened is closed again, and that
+// recording goes on (driven_jvm.h). `stackscope list` shows the JVMs.
 #include <signal.h>
 #include <time.h>
 #include <unistd.h>
@@ -78,7 +78,13 @@ int runAttach(const AttachArgs& args) {
   std::string error;
   if (!jvm.client.request(protocol::Json{{"cmd", "start"}, {"options", options}}, reply, error, 30'000)) {
     const bool recording = reply.is_object() && reply.value("error", std::string()) == protocol::error::kUnavailable;
-    if (jvm.opened_server && recording) throw UserError(keepServerOfRunningRecording(jvm));
+    if (jvm.opened_server && recording) {
+      const std::string file = runningRecordingFile(jvm);
+      const bool closed = closeServer(jvm, timeout_ms);
+      throw UserError("JVM " + std::to_string(pid) + " already records into " + file +
+                      " (its agent was loaded at its start; one recording at a time); the control server this attach "
+                      "opened " + (closed ? "is closed again" : "did not close in time"));
+    }
     // Ours and idle: leave the JVM as found. Someone else's: untouched.
     if (jvm.opened_server) detachAgent(jvm, timeout_ms);
     throw UserError("JVM " + std::to_string(pid) + ": " + error);

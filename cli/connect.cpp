@@ -65,7 +65,7 @@ int prompt(protocol::Client& client, const std::string& target, bool json, long 
     if (words[0] == "quit" || words[0] == "exit") break;
     last = runControlCommand(client, words, json, pid, std::cout);
     std::cout.flush();
-    if (last == 2 || (words[0] == "detach" && last == 0)) break;  // nothing left to talk to
+    if (last == 2 || ((words[0] == "detach" || words[0] == "close") && last == 0)) break;  // nothing left to talk to
   }
   return last == 2 ? 2 : 0;
 }
@@ -90,7 +90,7 @@ Command addConnectCommand(CLI::App& parent) {
   auto args = std::make_shared<ConnectArgs>();
   CLI::App* cmd = parent.add_subcommand(
       "connect",
-      "Control a running agent (started with control=...): status, start, stop, mark, dump, stream, filter, detach.\n"
+      "Control a running agent (started with control=...): status, start, stop, mark, dump, stream, filter, detach, close.\n"
       "stackscope connect TARGET [--json] [--token T] [COMMAND ARGS...]: with a command, runs it once; without, "
       "an interactive prompt");
   addControlTargetArgs(cmd, args->target, args->token);
@@ -99,7 +99,7 @@ Command addConnectCommand(CLI::App& parent) {
   cmd->add_flag("--json", args->json, "Print each reply as one JSON object");
   cmd->footer(
       "commands: status | start [-e E -i I -o FILE ...] | start AGENT_OPTIONS | stop | mark NAME [--begin|--end] |\n"
-      "          dump [-o FILE] | stream -o FILE [--duration D] | filter [FILTER] [--classes GLOBS] | detach\n"
+      "          dump [-o FILE] | stream -o FILE [--duration D] | filter [FILTER] [--classes GLOBS] | detach | close\n"
       "start takes attach's options (stackscope connect PID start --help); -o defaults to stackscope-PID-DATE-TIME.ssr\n"
       "in the current directory, written by the JVM as its user.\n"
       "Exit codes: 0 done, 1 the agent refused or a usage mistake, 2 the connection broke.");

@@ -29,7 +29,8 @@ constexpr const char* kUsage =
     "  stream -o FILE [--duration D]  write the live recording to FILE until it ends, D passes or Ctrl-C\n"
     "  filter [FILTER] [--classes GLOBS]  replace the running recording's thread annotation filter\n"
     "                            (user:u1;application:shop*) and/or its alloc trace's classes; \"\" clears one\n"
-    "  detach                    stop every trace and let the agent go; the JVM runs on\n";
+    "  detach                    stop every trace and let the agent go; the JVM runs on\n"
+    "  close                     close the agent's control server only; a recording goes on\n";
 
 int refused(const std::string& message) {
   std::cerr << "stackscope: error: " << message << '\n';
@@ -130,8 +131,8 @@ void addControlTargetArgs(CLI::App* cmd, std::string& target, std::string& token
 }
 
 const std::vector<std::string>& controlCommandNames() {
-  static const std::vector<std::string> names = {"status", "start", "stop",   "mark", "dump",
-                                                 "stream", "filter", "detach", "help", "quit"};
+  static const std::vector<std::string> names = {"status", "start",  "stop",  "mark", "dump", "stream",
+                                                 "filter", "detach", "close", "help", "quit"};
   return names;
 }
 
@@ -259,8 +260,9 @@ int runControlCommand(protocol::Client& client, const std::vector<std::string>& 
     return 0;
   }
   if (name != "status" && name != "start" && name != "stop" && name != "mark" && name != "dump" && name != "stream" &&
-      name != "filter" && name != "detach") {
-    return refused("unknown command '" + name + "' (commands: status, start, stop, mark, dump, stream, filter, detach)");
+      name != "filter" && name != "detach" && name != "close") {
+    return refused("unknown command '" + name +
+                   "' (commands: status, start, stop, mark, dump, stream, filter, detach, close)");
   }
   if (name == "filter" && positional.empty() && !command.contains("classes")) {
     return refused("usage: filter [FILTER] [--classes GLOBS]");

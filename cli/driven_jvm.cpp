@@ -67,21 +67,23 @@ protocol::Json askJvm(DrivenJvm& jvm, protocol::Json command) {
   return reply;
 }
 
-std::string keepServerOfRunningRecording(DrivenJvm& jvm) {
-  jvm.opened_server = false;
+std::string runningRecordingFile(DrivenJvm& jvm) {
   protocol::Json status;
   std::string error;
   const bool known = jvm.client.request(protocol::Json{{"cmd", "status"}}, status, error) && status.is_object();
-  const std::string pid = std::to_string(jvm.pid);
-  return "JVM " + pid + " already records into " + (known ? status.value("file", std::string("its file")) : "its file") +
-         " (its agent was loaded at its start); the control server opened to reach it stays open, as the one way "
-         "to that recording: stackscope connect " + pid + " status | dump -o FILE | stop";
+  return known ? status.value("file", std::string("its file")) : "its file";
 }
 
 bool detachAgent(DrivenJvm& jvm, int timeout_ms) {
   protocol::Json reply;
   std::string error;
   return jvm.client.request(protocol::Json{{"cmd", "detach"}}, reply, error) && waitForClose(jvm.client, timeout_ms);
+}
+
+bool closeServer(DrivenJvm& jvm, int timeout_ms) {
+  protocol::Json reply;
+  std::string error;
+  return jvm.client.request(protocol::Json{{"cmd", "close"}}, reply, error) && waitForClose(jvm.client, timeout_ms);
 }
 
 }  // namespace stackscope::cli

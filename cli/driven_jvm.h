@@ -32,11 +32,14 @@ void connectOrLoadAgent(pid_t pid, int timeout_ms, DrivenJvm& jvm);
 protocol::Json askJvm(DrivenJvm& jvm, protocol::Json command);
 
 // When this command opened the server and the agent refused its `start` as `unavailable`, the
-// agent records already: it was loaded at the JVM's start without control=. The server is
-// kept, not detached (which would end that recording): it is now the one way to reach that
-// recording (connect, top). Marks it as not this command's, and returns what to tell the
-// user: the recording's file and how to reach it.
-std::string keepServerOfRunningRecording(DrivenJvm& jvm);
+// agent records already: it was loaded at the JVM's start without control=. A detach would
+// end that recording: the command closes only the server it opened (closeServer). The file
+// that recording goes to (from status), or "its file".
+std::string runningRecordingFile(DrivenJvm& jvm);
+
+// Closes the agent's control server only (protocol `close`; a recording goes on) and waits
+// until it closed the connection. False when that took longer than `timeout_ms`.
+bool closeServer(DrivenJvm& jvm, int timeout_ms);
 
 // Detaches the agent and waits until it closed the connection, which it does once its
 // threads are out of the JVM. False when that took longer than `timeout_ms`.

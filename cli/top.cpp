@@ -168,7 +168,7 @@ void printText(const Json& view, std::ostream& out) {
 // `attach` does, with a cpu recording at 10 ms into a temporary file the JVM writes; at the end
 // the recording is stopped, the agent detached and the file removed: the JVM is left as found.
 // An agent that records since the JVM's start refuses that recording: its own is shown, and
-// the server stays (driven_jvm.h: a detach would end that recording).
+// at the end only the server is closed (driven_jvm.h: a detach would end that recording).
 class LoadedForTop {
  public:
   LoadedForTop(const std::string& target, const std::string& token, DrivenJvm& jvm) : jvm_(jvm) {
@@ -187,7 +187,9 @@ class LoadedForTop {
     if (!jvm.client.request(Json{{"cmd", "start"}, {"options", agentOptions(AgentArgs{}, file_, "")}}, reply, error, 30'000)) {
       if (reply.is_object() && reply.value("error", std::string()) == protocol::error::kUnavailable) {
         // Recording since the JVM's start: that recording is the one to show.
-        std::cerr << "stackscope: " << keepServerOfRunningRecording(jvm) << '\n';
+        std::cerr << "stackscope: JVM " << target << " records since its start into " << runningRecordingFile(jvm)
+                  << ": showing that recording\n";
+        close_only_ = true;
         return;
       }
       detachAgent(jvm, kTimeoutMs);
@@ -196,6 +198,10 @@ class LoadedForTop {
   }
   ~LoadedForTop() {
     if (!jvm_.opened_server) return;
+    if (close_only_) {  // the recording is not ours: only the server we opened goes
+      if (!closeServer(jvm_, kTimeoutMs)) std::cerr << "stackscope: warning: the agent did not close its server in time\n";
+      return;
+    }
     Json reply;
     std::string error;
     jvm_.client.request(Json{{"cmd", "stop"}}, reply, error, 30'000);
@@ -209,6 +215,7 @@ class LoadedForTop {
   static constexpr int kTimeoutMs = 10'000;
   DrivenJvm& jvm_;
   std::string file_;
+  bool close_only_ = false;  // the JVM recorded already: close the server at the end, no detach
   std::error_code ignored_;
 };
 

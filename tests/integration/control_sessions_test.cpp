@@ -375,32 +375,54 @@ TEST_F(ControlSessions, TopOnAJvmWithoutTheAgentLoadsItAndLeavesNothingBehind) {
 
 // A JVM that records since its start, with no control server: attach and top load the agent's
 // server to reach it. attach is refused (one recording at a time) and says where the recording
-// goes; top shows that recording; neither detaches the agent, which would end it. The server
-// they opened stays: it is the one way to that recording (connect status).
-TEST_F(ControlSessions, AttachAndTopOnAJvmRecordingSinceItsStartLeaveThatRecordingRunning) {
+// goes; top shows that recording. Neither detaches the agent, which would end it: each closes
+// the server it opened (`close`), and the recording goes on. A later load opens a server again,
+// and a detach then frees the closed ones too: no agent thread is left, the file is finished.
+TEST_F(ControlSessions, AttachAndTopOnAJvmRecordingSinceItsStartCloseOnlyTheirServer) {
   const std::string path = file("startup.ssr");
   Child jvm(javaCommand("AttachTarget", {"20000"}, {"-agentpath:" + agentPath() + "=event=cpu,interval=5ms,file=" + path}));
   ASSERT_TRUE(jvm.waitForStdout("ready", kWait));
+  const std::string address = "/tmp/stackscope-" + std::to_string(jvm.pid()) + ".address";
   const std::string other = file("attached.ssr");
   ProcessResult attached =
       run({STACKSCOPE_BIN, "attach", std::to_string(jvm.pid()), "-e", "cpu", "--duration", "1s", "-o", other});
   EXPECT_EQ(attached.exit_code, 1) << attached.err;
   EXPECT_NE(attached.err.find("already records into " + path), std::string::npos) << attached.err;
-  EXPECT_NE(attached.err.find("stays open"), std::string::npos) << attached.err;
+  EXPECT_NE(attached.err.find("is closed again"), std::string::npos) << attached.err;
   EXPECT_FALSE(std::filesystem::exists(other));
+  EXPECT_FALSE(std::filesystem::exists(address)) << "the server attach opened is closed";
 
   const std::vector<json> refreshes = topRefreshes(jvm.pid(), 2);
   ASSERT_EQ(refreshes.size(), 2u);
   ASSERT_FALSE(refreshes.back().at("methods").empty()) << refreshes.back().dump(1).substr(0, 2000);
   EXPECT_EQ(refreshes.back().at("methods")[0].at("method"), kWorkloads + "Cpu.mix");
+  EXPECT_FALSE(std::filesystem::exists(address)) << "the server top opened is closed";
 
+  // The recording goes on: its file grows (a chunk reaches it every second).
+  const auto size = std::filesystem::file_size(path);
+  const auto deadline = std::chrono::steady_clock::now() + kWait;
+  while (std::filesystem::file_size(path) == size && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_GT(std::filesystem::file_size(path), size);
+
+  // A third server, through the attach mechanism as attach loads it; then a detach.
+  const stackscope::native::AttachResult loaded =
+      stackscope::native::loadAgent(jvm.pid(), agentPath(), "control=127.0.0.1:0", 10'000);
+  ASSERT_EQ(loaded.error, stackscope::native::AttachError::None) << loaded.message;
   connect(jvm.pid());
   protocol_json status = request({{"cmd", "status"}});
   EXPECT_TRUE(status.value("recording", false)) << status.dump();
   EXPECT_EQ(status.value("file", std::string()), path);
-  const double before = status.value("samples", 0.0);
-  waitForMoreSamples(20);
-  EXPECT_GE(request({{"cmd", "status"}}).value("samples", 0.0), before + 20) << "the recording goes on";
+  EXPECT_TRUE(request({{"cmd", "detach"}}).value("ok", false));
+  stackscope::protocol::Frame frame;
+  std::string error;
+  EXPECT_EQ(client_.receive(frame, 10'000, error), Client::Received::Closed) << error;
+  const stackscope::native::AttachResult dump = stackscope::native::attachCommand(jvm.pid(), "threaddump", {}, 10'000);
+  ASSERT_EQ(dump.error, stackscope::native::AttachError::None) << dump.message;
+  EXPECT_EQ(dump.reply.find("\"stackscope-"), std::string::npos) << dump.reply;
+  const json recorded = report(path);
+  EXPECT_EQ(recorded.at("finished"), true);
+  EXPECT_EQ(recorded.at("methods")[0].at("method"), kWorkloads + "Cpu.mix");
 }
 
 TEST_F(ControlSessions, AttachDrivesAnAgentWhoseServerListensAndLeavesItListening) {
