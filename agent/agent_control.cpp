@@ -183,12 +183,18 @@ struct DetachJob {
 void* runDetach(void* arg) {
   const DetachJob job = *static_cast<DetachJob*>(arg);
   delete static_cast<DetachJob*>(arg);
+  if (job.server_only) {
+    // Stopping the server alone needs no JNI: this thread stays out of the JVM, and so out of
+    // the recording that goes on.
+    closeControlServer();
+    close(job.requester_fd);
+    return nullptr;
+  }
   JNIEnv* env = nullptr;
-  JavaVMAttachArgs args{JNI_VERSION_1_6, const_cast<char*>(job.server_only ? "stackscope-close" : "stackscope-detach"),
-                        nullptr};
+  JavaVMAttachArgs args{JNI_VERSION_1_6, const_cast<char*>("stackscope-detach"), nullptr};
   if (job.vm->AttachCurrentThreadAsDaemon(reinterpret_cast<void**>(&env), &args) == JNI_OK && env) {
-    const ControlResult done = job.server_only ? closeControlServer() : detachAgent(env);
-    if (!done.ok) std::fprintf(stderr, "%s\n", done.error.c_str());
+    const ControlResult detached = detachAgent(env);
+    if (!detached.ok) std::fprintf(stderr, "%s\n", detached.error.c_str());
     job.vm->DetachCurrentThread();
   }
   close(job.requester_fd);
@@ -222,9 +228,8 @@ bool AgentControl::detach(JNIEnv* jni, int requester_fd) {
 }
 
 bool AgentControl::closeServer(JNIEnv*, int requester_fd) {
-  // As a detach, the server's thread is stopped from a thread of its own; the requester's
-  // connection closes once it has stopped. That thread, attached to the JVM while a recording
-  // may run, is the recording's for that while (a few milliseconds).
+  // As for a detach, the server's thread is stopped from a thread of its own; the requester's
+  // connection closes once it has stopped.
   return handOver(vm_, requester_fd, true);
 }
 

@@ -532,10 +532,9 @@ namespace {
 std::mutex g_one_detach;
 }  // namespace
 
-ControlResult closeControlServer() {
+void closeControlServer() {
   std::lock_guard<std::mutex> one_at_a_time(g_one_detach);
   closeControl(kStopTimeoutNs);  // without the control mutex: the server's commands take it
-  return {true, {}, kAttachDone};
 }
 
 ControlResult detachAgent(JNIEnv* jni) {

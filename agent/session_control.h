@@ -40,8 +40,9 @@ ControlResult stopSession(JNIEnv* jni);
 // Stops any recording and unloads the agent's work from the JVM (see the top).
 ControlResult detachAgent(JNIEnv* jni);
 // Closes the control server only (its thread, connections and control files): a recording
-// goes on, and a later control= opens a new server (control_glue.h, closeControl).
-ControlResult closeControlServer();
+// goes on, and a later control= opens a new server (control_glue.h, closeControl). Needs no
+// JNI: from any thread but the server's, attached to the JVM or not.
+void closeControlServer();
 
 // The control server's thread is the agent's, never sampled nor traced: `is_control_thread`
 // tells it (null: none). Set before the server thread starts.
