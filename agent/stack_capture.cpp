@@ -29,6 +29,7 @@
 #include "agent/session_gate.h"
 #include "agent/compiled_frame_edges.h"
 #include "agent/cpu_sampler.h"
+#include "agent/native_between.h"
 #include "agent/stub_unwind.h"
 #include "agent/thread_metrics.h"
 #include "agent/thread_registry.h"
@@ -273,6 +274,77 @@ jint walkNative(ThreadSlot& thread, RawFrame* frames, jint depth, void* ucontext
 #endif
 
 #if defined(__x86_64__)
+std::atomic<const EntryFrames*> g_entry_frames{nullptr};
+
+// How AsyncGetCallTrace is walked again from a Java region's top (native_between.h): through a
+// moved copy of the signal's context for a thread in Java (which has no frame anchor then),
+// through its frame anchor pointed there for a thread in the VM (vm_thread_anchor.h).
+struct RegionWalk {
+  JNIEnv* env;
+  void* ucontext;
+  const VmThreadAnchor* anchor;
+  VmThreadAnchor::State state;
+};
+
+int32_t walkFromRegionTop(const WalkRegisters& top, RawFrame* out, int32_t depth, void* data) {
+  const auto& walk = *static_cast<const RegionWalk*>(data);
+  ASGCT_CallTrace trace{walk.env, 0, reinterpret_cast<ASGCT_CallFrame*>(out)};
+  if (walk.state == VmThreadAnchor::State::InJava) {
+    walkFrom(top, trace, depth, *static_cast<const ucontext_t*>(walk.ucontext));
+  } else {
+    walk.anchor->walkWithAnchorAt(walk.env, top, [&] { g_walk(&trace, depth, walk.ucontext); });
+  }
+  return trace.num_frames;
+}
+
+// Where the thread's innermost Java frame is, as AsyncGetCallTrace found it: its frame anchor
+// (a thread in the VM, or on its way there), else in Java the interrupted frame (the caller,
+// in a compiled method's prologue or epilogue) or the compiled caller of the native code it
+// called. A thread in native code has its anchor walked by the VM at any time: it is not
+// walked again here (its anchor cannot be moved), so its stacks are left as they are.
+bool innermostJavaFrame(const ThreadSlot& thread, JNIEnv* env, const VmThreadAnchor& anchor, const CompiledCode& code,
+                        const WalkRegisters& regs, WalkRegisters& top, VmThreadAnchor::State& state) {
+  if (anchor.lastJavaFrame(env, regs.sp, thread.stack, top, state)) return true;
+  if (state != VmThreadAnchor::State::InJava) return false;
+  const auto inJava = [&code](uintptr_t pc) { return code.contains(pc); };
+  if (!code.contains(regs.pc)) return callerOfNativeLeaf(regs, thread.stack, readStackWord, inJava, top);
+  CompiledMethodCode method;
+  if (code.find(regs.pc, method) && callerOfFrameEdge(method, regs, thread.stack, readStackWord, readCodeByte, top)) {
+    return true;
+  }
+  top = regs;
+  return true;
+}
+
+// Mixed mode: frames[native, native + java) are the Java frames; when the stack has more than
+// one Java region, the native frames between them are put in (native_between.h). The new
+// number of frames after `native`, or 0 for no change. A thread whose active handle block is
+// the one of its single-region stack has one region still (entry_frames.h): one load.
+jint withNativeBetween(ThreadSlot& thread, JNIEnv* env, RawFrame* frames, jint native, jint java, void* ucontext) {
+  const EntryFrames* entry = g_entry_frames.load(std::memory_order_acquire);
+  const VmThreadAnchor* anchor = g_vm_thread_anchor.load(std::memory_order_acquire);
+  const CompiledCode* code = g_compiled_code.load(std::memory_order_acquire);
+  if (!entry || !anchor || !code || !env || thread.mounted_vthread.load(std::memory_order_relaxed) != 0 ||
+      !thread.stack_ready.load(std::memory_order_acquire)) {
+    return 0;
+  }
+  const uintptr_t handles = entry->activeHandles(env);
+  if (handles == thread.single_region_handles) return 0;
+  const WalkRegisters regs = registersOf(*static_cast<const ucontext_t*>(ucontext));
+  BetweenInput input{entry, g_config.code_regions, thread.stack, regs.sp, {}};
+  VmThreadAnchor::State state = VmThreadAnchor::State::Other;
+  if (!innermostJavaFrame(thread, env, *anchor, *code, regs, input.top, state)) return 0;
+  RegionWalk walk{env, ucontext, anchor, state};
+  int regions = 0;
+  const jint between = insertNativeBetween(input, frames, native, java, walkFromRegionTop, &walk, regions);
+  // A call into Java installs its handle block before its entry frame exists, while the thread
+  // is in Java state running the VM's code: a single region seen then is not the block's.
+  if (regions == 1 && !(state == VmThreadAnchor::State::InJava && !code->contains(regs.pc))) {
+    thread.single_region_handles = handles;
+  }
+  return between;
+}
+
 // Mixed mode, cpu mode where the kernel allows it: the kernel functions the thread was in
 // (a system call, a page fault), innermost first, from its timer's sample (cpu_sampler.h).
 jint kernelFrames(ThreadSlot& thread, RawFrame* frames) {
@@ -308,6 +380,12 @@ jint walk(ThreadSlot& thread, RawFrame* frames, void* ucontext) {
 #endif
   JNIEnv* env = envOf(thread);
   const jint java = env ? walkJava(thread, env, frames + native, kMaxFrames - native, ucontext) : kNotInJava;
+#if defined(__x86_64__)
+  if (java > 0 && g_config.native_frames) {
+    const jint with_between = withNativeBetween(thread, env, frames, native, java, ucontext);
+    if (with_between > 0) return native + with_between;
+  }
+#endif
   if (java > 0) return native + java;
   // No Java frame to add: the native ones alone say where the CPU went.
   return native > 0 ? native : java;
@@ -480,6 +558,14 @@ void setVmThreadAnchor(const VmThreadAnchor* anchor) {
   g_vm_thread_anchor.store(anchor, std::memory_order_release);
 #else
   (void)anchor;
+#endif
+}
+
+void setEntryFrames(const EntryFrames* entry) {
+#if defined(__x86_64__)
+  g_entry_frames.store(entry, std::memory_order_release);
+#else
+  (void)entry;
 #endif
 }
 

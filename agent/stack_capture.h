@@ -7,6 +7,7 @@
 
 #include "agent/code_regions.h"
 #include "agent/compiled_code.h"
+#include "agent/entry_frames.h"
 #include "agent/lost_counters.h"
 #include "agent/native_threads.h"
 #include "agent/sample_slot.h"
@@ -34,6 +35,10 @@ void setCompiledCode(const CompiledCode* code);
 // The frame anchors of threads in the VM (vm_thread_anchor.h), bound at VMInit: a walk that
 // fails for a thread in the VM starts again from its last Java frame. Never freed.
 void setVmThreadAnchor(const VmThreadAnchor* anchor);
+
+// The VM's entry frames (entry_frames.h), bound at VMInit: mixed mode puts the native frames
+// between two Java frames at their place. Never freed once set.
+void setEntryFrames(const EntryFrames* entry);
 
 // Looks up AsyncGetCallTrace in the JVM; null if this JVM does not have it.
 void* findAsyncGetCallTrace();

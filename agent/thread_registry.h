@@ -41,6 +41,9 @@ struct ThreadSlot {
   std::atomic<bool> stack_ready{true};
   std::atomic<uintptr_t> native_sp{0};
   bool foreign = false;  // see the top of this file: env, tid and stack are unknown
+  // Mixed mode: the thread's active JNI handle block when its stack was last seen with one
+  // Java region (entry_frames.h), 0 = not seen. Its own signal handler's only.
+  uintptr_t single_region_handles = 0;
 
   // The thread's annotation (annotation_table.h id, 0 = none) and whether the collection-time
   // filter leaves the thread out. Written only by the thread itself (the annotate native),

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "agent/compiled_code.h"
+#include "agent/entry_frames.h"
 #include "agent/stack_capture.h"
 #include "agent/thread_metrics.h"
 #include "agent/vm_structs.h"
@@ -28,6 +29,13 @@ void bindStructures(jvmtiEnv* jvmti, JNIEnv* jni) {
     setCompiledCode(code);
   } else {
     delete code;
+    code = nullptr;
+  }
+  auto* entry = new EntryFrames;
+  if (entry->bind(vm, code, env_offset)) {
+    setEntryFrames(entry);
+  } else {
+    delete entry;
   }
   auto* anchor = new VmThreadAnchor;
   if (anchor->bind(vm, env_offset)) {

@@ -1,0 +1,42 @@
+// Mixed mode: the native frames between two Java frames, where native code called into Java
+// (a JNI method calling back, the VM loading a class), put at their place in a captured stack.
+// AsyncGetCallTrace gives the Java frames of every region of the stack in one list (it steps
+// over the native frames of the middle); java_regions.h finds the regions and the native
+// frames between them. How many of the list's frames each region holds (inlined methods make
+// them more than its physical frames) is learnt by walking again from each region's top: the
+// frames from region k's top less those from region k+1's. The walk from region k+1's top
+// must give exactly the list's last frames, or nothing is changed.
+//
+// SIGNAL SAFETY: everything here runs in the SIGPROF handler (stack_capture.cpp's rules).
+#pragma once
+
+#include <cstdint>
+
+#include "agent/code_regions.h"
+#include "agent/compiled_code.h"
+#include "agent/entry_frames.h"
+#include "agent/sample_slot.h"
+
+namespace stackscope::agent {
+
+// Walks AsyncGetCallTrace from a region's top (a Java frame, pc a return address) into out,
+// at most depth frames; its num_frames.
+using WalkJavaFrom = int32_t (*)(const WalkRegisters& top, RawFrame* out, int32_t depth, void* data);
+
+struct BetweenInput {
+  const EntryFrames* entry = nullptr;
+  const CodeRegions* code_regions = nullptr;  // names the call stub's frame; may be null
+  StackBounds stack;
+  uintptr_t interrupted_sp = 0;
+  WalkRegisters top;  // the innermost Java frame: where AsyncGetCallTrace's walk began
+};
+
+// frames[0, native) are the native frames on top, frames[native, native + java) the Java
+// frames AsyncGetCallTrace gave from input.top. When the stack has more than one Java region
+// and all checks out, the native frames of the middle are put in and the new number of
+// frames after `native` is returned; 0 leaves the frames as they are. `regions` tells how
+// many Java regions were found (0: the walk gave up).
+int32_t insertNativeBetween(const BetweenInput& input, RawFrame* frames, int32_t native, int32_t java,
+                            WalkJavaFrom walk, void* walk_data, int& regions);
+
+}  // namespace stackscope::agent

@@ -1,0 +1,26 @@
+package io.stackscope.workloads;
+
+/**
+ * A native method that calls back into Java (tests/native_programs/jni_callback.c): main calls
+ * callBack, whose C function calls work through JNI, and work burns the CPU. Every sample of
+ * work has, between it and callBack, the C function and the JVM's JNI call.
+ *
+ * <p>Arguments: milliseconds to run, the library's path.
+ */
+public final class JniCallback {
+  static volatile long sink;
+
+  static native void callBack(int rounds);
+
+  static void work(int rounds) {
+    long x = sink;
+    for (int i = 0; i < rounds; i++) x = x * 6364136223846793005L + 1442695040888963407L;
+    sink = x;
+  }
+
+  public static void main(String[] args) {
+    final long end = System.nanoTime() + Long.parseLong(args[0]) * 1_000_000L;
+    System.load(args[1]);
+    while (System.nanoTime() < end) callBack(200_000);
+  }
+}
