@@ -1,0 +1,97 @@
+// Mixed mode's native frames between Java frames (agent/native_between.h): a JNI method that
+// calls back into Java shows, between the callback and the native method, the JNI library's
+// C function and the JVM's functions that made the call.
+#include <algorithm>
+#include <sstream>
+
+#include "harness.h"
+
+namespace it {
+namespace {
+
+class MixedModeBetween : public RecordingTest {};
+
+struct FoldedStack {
+  std::vector<std::string> frames;  // outermost first
+  double samples = 0;
+};
+
+// `stackscope export --format collapsed` of the main thread, parsed.
+std::vector<FoldedStack> mainThreadStacks(const std::string& path) {
+  ProcessResult folded = run({STACKSCOPE_BIN, "export", path, "--format", "collapsed", "--where",
+                              "thread=main or thread=DestroyJavaVM", "-o", "-"});
+  EXPECT_EQ(folded.exit_code, 0) << folded.err;
+  std::vector<FoldedStack> stacks;
+  std::istringstream lines(folded.out);
+  for (std::string line; std::getline(lines, line);) {
+    const size_t space = line.rfind(' ');
+    if (space == std::string::npos) continue;
+    FoldedStack stack;
+    stack.samples = std::stod(line.substr(space + 1));
+    std::istringstream frames(line.substr(0, space));
+    for (std::string frame; std::getline(frames, frame, ';');) stack.frames.push_back(frame);
+    stacks.push_back(stack);
+  }
+  return stacks;
+}
+
+const std::string kMain = kWorkloads + "JniCallback.main";
+const std::string kNativeMethod = kWorkloads + "JniCallback.callBack";
+const std::string kCallback = kWorkloads + "JniCallback.work";
+const std::string kCFunction = "Java_io_stackscope_workloads_JniCallback_callBack";
+const std::string kJniCall = "jni_CallStaticVoidMethod";
+
+// Whether the stack reads, outermost first: main, callBack, the C function, the JVM's JNI
+// call, then only native frames (the VM's, the call stub's) up to the callback.
+bool nativeFramesBetween(const std::vector<std::string>& frames, size_t callback) {
+  if (callback < 4 || frames[0] != kMain || frames[1] != kNativeMethod || frames[2] != kCFunction || frames[3] != kJniCall) {
+    return false;
+  }
+  for (size_t i = 4; i < callback; ++i) {
+    if (frames[i].starts_with(kWorkloads) || frames[i].starts_with("java.")) return false;
+  }
+  return true;
+}
+
+// JniCallback's main thread spends nearly all its CPU in work, called from the C function of
+// the native method callBack through jni_CallStaticVoidMethod (tests/native_programs, built
+// with frame pointers). Truth by construction: every sample of work has main, callBack, the C
+// function and the JNI call below it, in that order. Tolerance: at least 90 % of work's
+// samples show them so (a sample taken while the call is being set up or torn down has its
+// native frames on top instead); without native frames (--no-native), every one of work's
+// samples is main, callBack, work and nothing else.
+TEST_F(MixedModeBetween, JniCallbackShowsTheNativeFramesBetweenItsJavaFrames) {
+  for (const bool native : {true, false}) {
+    SCOPED_TRACE(native ? "mixed mode" : "--no-native");
+    std::vector<std::string> options = {"-e", "cpu"};
+    if (!native) options.push_back("--no-native");
+    const std::string path = file(native ? "mixed.ssr" : "java.ssr");
+    ProcessResult rec = record(options, path, "JniCallback", {"2000", JNI_CALLBACK_LIBRARY});
+    ASSERT_EQ(rec.exit_code, 0) << rec.err;
+    double callback_samples = 0, right = 0;
+    std::string wrong;
+    for (const FoldedStack& stack : mainThreadStacks(path)) {
+      const auto callback = std::find(stack.frames.begin(), stack.frames.end(), kCallback);
+      if (callback == stack.frames.end()) continue;
+      callback_samples += stack.samples;
+      const auto at = static_cast<size_t>(callback - stack.frames.begin());
+      const bool as_expected = native ? nativeFramesBetween(stack.frames, at)
+                                      : stack.frames == std::vector<std::string>{kMain, kNativeMethod, kCallback};
+      if (as_expected) {
+        right += stack.samples;
+      } else {
+        for (const std::string& frame : stack.frames) wrong += frame + ";";
+        wrong += " " + std::to_string(stack.samples) + "\n";
+      }
+    }
+    ASSERT_GT(callback_samples, 100) << "too few samples of the callback to judge";
+    if (native) {
+      EXPECT_GE(right / callback_samples, 0.90) << right << " of " << callback_samples << "; the others:\n" << wrong;
+    } else {
+      EXPECT_EQ(right, callback_samples) << wrong;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace it
