@@ -107,12 +107,17 @@ bool regionBelow(uintptr_t entry_fp, uintptr_t interrupted_sp, const StackBounds
   return top.pc != 0;
 }
 
+// How far above the anchor's sp the native chain may reach Java code: code that calls into the
+// VM stores the anchor before it aligns the stack (8 bytes) and, in the interpreter, before
+// an intermediate call of its own (8 more).
+inline constexpr uintptr_t kMaxCallPadding = 32;
+
 // The native frames between an entry frame and the Java region below it (whose top's sp is
 // below_sp): return addresses, innermost first (JavaCalls::call_helper's, ...,
 // jni_CallStaticVoidMethod's, the JNI method's C function), up to `max`. The chain must end
-// in the code cache exactly at below_sp; a function without a frame pointer may cut it short
-// (what was found is kept), but a chain that reaches Java code anywhere else is not this
-// stack's: -1.
+// in the code cache at below_sp (or kMaxCallPadding above it); a function without a frame
+// pointer may cut it short (what was found is kept), but a chain that reaches Java code
+// anywhere else is not this stack's: -1.
 template <typename Read, typename InCodeCache>
 int nativeFramesBetween(uintptr_t entry_fp, uintptr_t below_sp, uintptr_t interrupted_sp, const StackBounds& stack,
                         Read read, InCodeCache inCodeCache, uintptr_t* out, int max) {
@@ -121,7 +126,7 @@ int nativeFramesBetween(uintptr_t entry_fp, uintptr_t below_sp, uintptr_t interr
   while (count < max && fp + 16 <= below_sp) {
     if (!usedStackWord(fp, interrupted_sp, stack) || !usedStackWord(fp + 8, interrupted_sp, stack)) break;
     const auto return_address = static_cast<uintptr_t>(read(fp + 8));
-    if (inCodeCache(return_address)) return fp + 16 == below_sp ? count : -1;
+    if (inCodeCache(return_address)) return below_sp - (fp + 16) <= kMaxCallPadding ? count : -1;
     if (return_address == 0) break;
     out[count++] = return_address;
     const auto caller_fp = static_cast<uintptr_t>(read(fp));
