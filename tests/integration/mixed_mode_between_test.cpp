@@ -93,5 +93,51 @@ TEST_F(MixedModeBetween, JniCallbackShowsTheNativeFramesBetweenItsJavaFrames) {
   }
 }
 
+// Whether, outermost first, the frame `outer` is followed by native frames only, among them
+// JavaCalls::call_helper and one whose name holds `vm_function`, and then by `inner`.
+bool vmFramesBetween(const std::vector<std::string>& frames, const std::string& outer, const std::string& inner,
+                     const std::string& vm_function) {
+  const auto from = std::find(frames.begin(), frames.end(), outer);
+  if (from == frames.end()) return false;
+  bool call_helper = false, named = false;
+  for (auto frame = from + 1; frame != frames.end(); ++frame) {
+    if (*frame == inner) return call_helper && named;
+    if (frame->starts_with(kWorkloads) || frame->starts_with("java.")) return false;
+    call_helper = call_helper || frame->starts_with("JavaCalls::call_helper");
+    named = named || frame->find(vm_function) != std::string::npos;
+  }
+  return false;
+}
+
+// LoaderCallback's main thread initializes a class (Class.forName) whose static initializer,
+// run by the VM, makes the VM load a class from a loader that burns the CPU in burn. Truth by
+// construction: every sample of burn has, outermost first, Class.forName0, the VM initializing
+// the class (InstanceKlass::), Resolver.<clinit>, the VM loading the class (SystemDictionary::),
+// BurningLoader.loadClass. Tolerance: at least 90 % of burn's samples show all of it.
+TEST_F(MixedModeBetween, TheVmLoadingAClassShowsItsFramesBetweenTheJavaFrames) {
+  ProcessResult rec = record({"-e", "cpu"}, file("loader.ssr"), "LoaderCallback", {"2000"});
+  ASSERT_EQ(rec.exit_code, 0) << rec.err;
+  const std::string loader = kWorkloads + "LoaderCallback$";
+  double burn_samples = 0, right = 0;
+  std::string wrong;
+  for (const FoldedStack& stack : mainThreadStacks(file("loader.ssr"))) {
+    const auto burn = std::find(stack.frames.begin(), stack.frames.end(), kWorkloads + "LoaderCallback.burn");
+    if (burn == stack.frames.end()) continue;
+    burn_samples += stack.samples;
+    if (stack.frames[0] == kWorkloads + "LoaderCallback.main" &&
+        vmFramesBetween(stack.frames, "java.lang.Class.forName0", loader + "Resolver.<clinit>", "InstanceKlass::") &&
+        vmFramesBetween(stack.frames, loader + "Resolver.<clinit>", loader + "BurningLoader.loadClass",
+                        "SystemDictionary::") &&
+        burn != stack.frames.begin() && *(burn - 1) == loader + "BurningLoader.loadClass") {
+      right += stack.samples;
+    } else {
+      for (const std::string& frame : stack.frames) wrong += frame + ";";
+      wrong += " " + std::to_string(stack.samples) + "\n";
+    }
+  }
+  ASSERT_GT(burn_samples, 50) << "too few samples of burn to judge";
+  EXPECT_GE(right / burn_samples, 0.90) << right << " of " << burn_samples << "; the others:\n" << wrong;
+}
+
 }  // namespace
 }  // namespace it

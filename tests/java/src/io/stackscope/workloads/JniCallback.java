@@ -5,7 +5,7 @@ package io.stackscope.workloads;
  * callBack, whose C function calls work through JNI, and work burns the CPU. Every sample of
  * work has, between it and callBack, the C function and the JVM's JNI call.
  *
- * <p>Arguments: milliseconds to run, the library's path.
+ * <p>Arguments: milliseconds to run (after a second's wait), the library's path.
  */
 public final class JniCallback {
   static volatile long sink;
@@ -18,9 +18,12 @@ public final class JniCallback {
     sink = x;
   }
 
-  public static void main(String[] args) {
-    final long end = System.nanoTime() + Long.parseLong(args[0]) * 1_000_000L;
+  public static void main(String[] args) throws InterruptedException {
     System.load(args[1]);
+    // The agent looks for libraries loaded since its last look at most once a second
+    // (agent/native_frame_addresses.h): until then the C function would have no name.
+    Thread.sleep(1100);
+    final long end = System.nanoTime() + Long.parseLong(args[0]) * 1_000_000L;
     while (System.nanoTime() < end) callBack(200_000);
   }
 }
