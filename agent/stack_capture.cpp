@@ -64,6 +64,11 @@ std::atomic<bool> g_active{false};
 // counters and regions are freed (session_gate.h has the pattern).
 std::atomic<int64_t> g_in_handler{0};
 
+// The VM's structures the x86-64 walks read (stack_capture.h's setters): null until bound.
+std::atomic<const CompiledCode*> g_compiled_code{nullptr};
+std::atomic<const VmThreadAnchor*> g_vm_thread_anchor{nullptr};
+std::atomic<const EntryFrames*> g_entry_frames{nullptr};
+
 // AsyncGetCallTrace's results that matter here (HotSpot's forte.cpp).
 constexpr jint kNoJavaFrame = 0;
 constexpr jint kGcActive = -2;          // ticks_GC_active
@@ -111,8 +116,6 @@ bool walkFromStubCaller(const ThreadSlot& thread, ASGCT_CallTrace& trace, jint d
   return callerOfFramedStub(regs, thread.stack, readStackWord, caller) && walkFrom(caller, trace, depth, context);
 }
 
-std::atomic<const CompiledCode*> g_compiled_code{nullptr};
-std::atomic<const VmThreadAnchor*> g_vm_thread_anchor{nullptr};
 
 // A thread in the VM whose frame anchor lacks its pc (vm_thread_anchor.h): completed, so
 // AsyncGetCallTrace, tried again, walks the Java frames from the anchor.
@@ -274,8 +277,6 @@ jint walkNative(ThreadSlot& thread, RawFrame* frames, jint depth, void* ucontext
 #endif
 
 #if defined(__x86_64__)
-std::atomic<const EntryFrames*> g_entry_frames{nullptr};
-
 // How AsyncGetCallTrace is walked again from a Java region's top (native_between.h): through a
 // moved copy of the signal's context for a thread in Java (which has no frame anchor then),
 // through its frame anchor pointed there for a thread in the VM (vm_thread_anchor.h).
@@ -545,29 +546,22 @@ bool captureHandlerStillInstalled() {
   return sigaction(SIGPROF, nullptr, &current) == 0 && (current.sa_flags & SA_SIGINFO) && current.sa_sigaction == onSigprof;
 }
 
-void setCompiledCode(const CompiledCode* code) {
+namespace {
+// Elsewhere than on x86-64 the walks that read them are not built: nothing is kept.
+template <typename T>
+void publish(std::atomic<const T*>& slot, const T* value) {
 #if defined(__x86_64__)
-  g_compiled_code.store(code, std::memory_order_release);
+  slot.store(value, std::memory_order_release);
 #else
-  (void)code;
+  (void)slot;
+  (void)value;
 #endif
 }
+}  // namespace
 
-void setVmThreadAnchor(const VmThreadAnchor* anchor) {
-#if defined(__x86_64__)
-  g_vm_thread_anchor.store(anchor, std::memory_order_release);
-#else
-  (void)anchor;
-#endif
-}
-
-void setEntryFrames(const EntryFrames* entry) {
-#if defined(__x86_64__)
-  g_entry_frames.store(entry, std::memory_order_release);
-#else
-  (void)entry;
-#endif
-}
+void setCompiledCode(const CompiledCode* code) { publish(g_compiled_code, code); }
+void setVmThreadAnchor(const VmThreadAnchor* anchor) { publish(g_vm_thread_anchor, anchor); }
+void setEntryFrames(const EntryFrames* entry) { publish(g_entry_frames, entry); }
 
 void setCaptureActive(bool active) { g_active.store(active); }
 
