@@ -34,7 +34,9 @@ constexpr uint8_t kFreeSegment = 0xFF;
 // segments is 4096 steps. More means a map changing under the walk: give up.
 constexpr int kMaxSegmentSteps = 1 << 16;
 constexpr uint32_t kMaxFrameWords = 1 << 16;
+// A compiled Java method's blob name, and a native method's wrapper's (JDK 17 to 22).
 constexpr char kNmethodName[] = "nmethod";
+constexpr char kNativeNmethodName[] = "native nmethod";
 
 struct SegmentSearch {
   uintptr_t base;
@@ -236,9 +238,14 @@ bool CompiledCode::readBlob(uintptr_t blob, uintptr_t heap_low, uintptr_t heap_h
 }
 
 bool CompiledCode::isNmethodName(uintptr_t name) const {
+  const auto named = [name](const uintptr_t* segment, const char* expected, size_t size) {
+    return name >= segment[0] && name + size <= segment[1] &&
+           std::memcmp(reinterpret_cast<const void*>(name), expected, size) == 0;
+  };
   for (int i = 0; i < jvm_segment_count_; ++i) {
-    if (name >= jvm_segments_[i][0] && name + sizeof kNmethodName <= jvm_segments_[i][1]) {
-      return std::memcmp(reinterpret_cast<const void*>(name), kNmethodName, sizeof kNmethodName) == 0;
+    if (named(jvm_segments_[i], kNmethodName, sizeof kNmethodName) ||
+        named(jvm_segments_[i], kNativeNmethodName, sizeof kNativeNmethodName)) {
+      return true;
     }
   }
   return false;

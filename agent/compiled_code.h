@@ -65,7 +65,8 @@ class CompiledCode {
   uint64_t blob_frame_complete_size_ = 0;
   bool code_as_offsets_ = false;
   int64_t blob_code_begin_ = 0, blob_code_end_ = 0;
-  // An nmethod is told by the blob's kind (JDK 23+) or, before, by its name "nmethod"
+  // An nmethod is told by the blob's kind (JDK 23+) or, before, by its name "nmethod" ("native
+  // nmethod": a native method's wrapper)
   int64_t blob_kind_ = -1;
   int32_t nmethod_kind_ = 0;
   // Where that name may point: libjvm.so's loaded segments (its string constants among them).

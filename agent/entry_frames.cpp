@@ -59,4 +59,9 @@ CodeAtPc EntryFrames::classify(uintptr_t pc) const {
   return {};
 }
 
+const void* EntryFrames::compiledMethodAt(uintptr_t pc) const {
+  CompiledMethodCode method;
+  return code_->find(pc, method) ? code_->methodId(method.method) : nullptr;
+}
+
 }  // namespace stackscope::agent

@@ -38,6 +38,10 @@ class EntryFrames {
   // What code pc is in. Async-signal-safe.
   CodeAtPc classify(uintptr_t pc) const;
 
+  // The jmethodID of the compiled method (a native method's wrapper, say) holding pc, or null.
+  // Async-signal-safe.
+  const void* compiledMethodAt(uintptr_t pc) const;
+
   // The active JNI handle block of the thread whose JNIEnv this is. Async-signal-safe.
   uintptr_t activeHandles(JNIEnv* env) const {
     return *reinterpret_cast<const volatile uintptr_t*>(reinterpret_cast<uintptr_t>(env) - env_offset_ +

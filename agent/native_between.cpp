@@ -93,6 +93,48 @@ int32_t interleave(RawFrame* frames, int32_t native, const Regions& regions, con
   return std::min(position, static_cast<int32_t>(kMaxFrames)) - native;
 }
 
+// AsyncGetCallTrace's mark of a native method's frame.
+constexpr int32_t kNativeMethodBci = -3;
+
+// For a thread in native code: where each region k >= 1 begins in the list, as the first
+// frame after the previous region's top of the native method whose wrapper is region k's top
+// (region 0's own top may be a native method too: the search starts after it).
+bool countByNativeMethods(const BetweenInput& input, const Regions& regions, const RawFrame* list, int32_t java,
+                          int32_t* counts) {
+  int32_t previous = 0;
+  for (int k = 1; k < regions.count; ++k) {
+    const void* method = input.entry->compiledMethodAt(regions.top[k].pc);
+    if (!method) return false;
+    int32_t at = previous + 1;
+    while (at < java && (list[at].bci != kNativeMethodBci || list[at].method != method)) ++at;
+    if (at >= java) return false;
+    counts[k - 1] = at - previous;
+    previous = at;
+  }
+  counts[regions.count - 1] = java - previous;
+  return true;
+}
+
+// Each region's frames: the list's frames from its top less those from the next one's. The
+// walks land past the list, in the slot's free room.
+bool countByWalks(const Regions& regions, RawFrame* list, int32_t java, int32_t room, WalkJavaFrom walk,
+                  void* walk_data, int32_t* counts) {
+  RawFrame* const scratch = list + java;
+  int32_t above = java;  // frames from the previous region's top
+  for (int k = 1; k < regions.count; ++k) {
+    const int32_t from_top = walk(regions.top[k], scratch, room, walk_data);
+    // A walk that filled the room may have been cut; one that does not end as the list does
+    // did not start at a frame of this stack.
+    if (from_top <= 0 || from_top >= room || from_top >= above || !sameFrames(scratch, list + java - from_top, from_top)) {
+      return false;
+    }
+    counts[k - 1] = above - from_top;
+    above = from_top;
+  }
+  counts[regions.count - 1] = above;
+  return true;
+}
+
 }  // namespace
 
 int32_t insertNativeBetween(const BetweenInput& input, RawFrame* frames, int32_t native, int32_t java,
@@ -102,25 +144,10 @@ int32_t insertNativeBetween(const BetweenInput& input, RawFrame* frames, int32_t
   if (!findRegions(input, regions)) return 0;
   regions_found = regions.count;
   if (regions.count < 2) return 0;
-  // Each region's frames: the list's frames from its top less those from the next one's. The
-  // walks land past the list, in the slot's free room.
-  RawFrame* const list = frames + native;
-  RawFrame* const scratch = list + java;
-  const int32_t room = kMaxFrames - native - java;
   int32_t counts[kMaxRegions];
-  int32_t above = java;  // frames from the previous region's top
-  for (int k = 1; k < regions.count; ++k) {
-    const int32_t from_top = walk(regions.top[k], scratch, room, walk_data);
-    // A walk that filled the room may have been cut; one that does not end as the list does
-    // did not start at a frame of this stack.
-    if (from_top <= 0 || from_top >= room || from_top >= above ||
-        !sameFrames(scratch, list + java - from_top, from_top)) {
-      return 0;
-    }
-    counts[k - 1] = above - from_top;
-    above = from_top;
-  }
-  counts[regions.count - 1] = above;
+  const bool counted = walk ? countByWalks(regions, frames + native, java, kMaxFrames - native - java, walk, walk_data, counts)
+                            : countByNativeMethods(input, regions, frames + native, java, counts);
+  if (!counted) return 0;
   return interleave(frames, native, regions, counts);
 }
 

@@ -5,7 +5,10 @@
 // frames between them. How many of the list's frames each region holds (inlined methods make
 // them more than its physical frames) is learnt by walking again from each region's top: the
 // frames from region k's top less those from region k+1's. The walk from region k+1's top
-// must give exactly the list's last frames, or nothing is changed.
+// must give exactly the list's last frames, or nothing is changed. A thread in native code
+// cannot be walked again (its frame anchor is the VM's to read at any time): there each
+// region's top must be a native method's compiled wrapper (a JNI method that called back),
+// found in the list as the next frame of that native method.
 //
 // SIGNAL SAFETY: everything here runs in the SIGPROF handler (stack_capture.cpp's rules).
 #pragma once
@@ -35,7 +38,7 @@ struct BetweenInput {
 // frames AsyncGetCallTrace gave from input.top. When the stack has more than one Java region
 // and all checks out, the native frames of the middle are put in and the new number of
 // frames after `native` is returned; 0 leaves the frames as they are. `regions` tells how
-// many Java regions were found (0: the walk gave up).
+// many Java regions were found (0: the walk gave up). `walk` null: the thread is in native code.
 int32_t insertNativeBetween(const BetweenInput& input, RawFrame* frames, int32_t native, int32_t java,
                             WalkJavaFrom walk, void* walk_data, int& regions);
 

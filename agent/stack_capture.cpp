@@ -200,7 +200,7 @@ bool walkFromRuntimeStub(const ThreadSlot& thread, JNIEnv* env, ASGCT_CallTrace&
   const bool in_built_stub = code->findBlob(regs.pc, blob) && !blob.nmethod && blob.frame_complete != 0 &&
                              regs.pc >= blob.frame_complete;
   if (!in_built_stub && (!anchor->lastJavaFrame(env, regs.sp, thread.stack, stub, state) ||
-                         !code->findBlob(stub.pc, blob) || blob.nmethod)) {
+                         state == VmThreadAnchor::State::InNative || !code->findBlob(stub.pc, blob) || blob.nmethod)) {
     return false;
   }
   if (!callerOfStubFrame(stub, blob.frame_words, regs.sp, thread.stack, readStackWord, caller) ||
@@ -299,10 +299,9 @@ int32_t walkFromRegionTop(const WalkRegisters& top, RawFrame* out, int32_t depth
 }
 
 // Where the thread's innermost Java frame is, as AsyncGetCallTrace found it: its frame anchor
-// (a thread in the VM, or on its way there), else in Java the interrupted frame (the caller,
-// in a compiled method's prologue or epilogue) or the compiled caller of the native code it
-// called. A thread in native code has its anchor walked by the VM at any time: it is not
-// walked again here (its anchor cannot be moved), so its stacks are left as they are.
+// (a thread in native code or in the VM, or on its way there), else in Java the interrupted
+// frame (the caller, in a compiled method's prologue or epilogue) or the compiled caller of
+// the native code it called.
 bool innermostJavaFrame(const ThreadSlot& thread, JNIEnv* env, const VmThreadAnchor& anchor, const CompiledCode& code,
                         const WalkRegisters& regs, WalkRegisters& top, VmThreadAnchor::State& state) {
   if (anchor.lastJavaFrame(env, regs.sp, thread.stack, top, state)) return true;
@@ -337,7 +336,9 @@ jint withNativeBetween(ThreadSlot& thread, JNIEnv* env, RawFrame* frames, jint n
   if (!innermostJavaFrame(thread, env, *anchor, *code, regs, input.top, state)) return 0;
   RegionWalk walk{env, ucontext, anchor, state};
   int regions = 0;
-  const jint between = insertNativeBetween(input, frames, native, java, walkFromRegionTop, &walk, regions);
+  // A thread in native code has its anchor read by the VM at any time: it is not walked again.
+  const WalkJavaFrom walk_again = state == VmThreadAnchor::State::InNative ? nullptr : walkFromRegionTop;
+  const jint between = insertNativeBetween(input, frames, native, java, walk_again, &walk, regions);
   // A call into Java installs its handle block before its entry frame exists, while the thread
   // is in Java state running the VM's code: a single region seen then is not the block's.
   if (regions == 1 && !(state == VmThreadAnchor::State::InJava && !code->contains(regs.pc))) {

@@ -42,6 +42,7 @@ bool VmThreadAnchor::bind(const VmStructs& vm, int64_t env_offset) {
       !vm.intConstant("_thread_in_Java", in_java_)) {
     return false;
   }
+  if (!vm.intConstant("_thread_in_native", in_native_)) in_native_ = -1;
   anchor_sp_ = anchor + anchor_sp;
   anchor_fp_ = anchor + anchor_fp;
   anchor_pc_ = anchor + anchor_pc;
@@ -72,7 +73,10 @@ bool VmThreadAnchor::lastJavaFrame(JNIEnv* env, uintptr_t sp, const StackBounds&
   if (!bound_ || !env) return false;
   const uintptr_t thread = javaThreadOf(env);
   const int32_t value = *reinterpret_cast<const volatile int32_t*>(thread + state_);
-  state = value == in_vm_ ? State::InVm : value == in_java_ ? State::InJava : State::Other;
+  state = value == in_vm_       ? State::InVm
+          : value == in_java_   ? State::InJava
+          : value == in_native_ ? State::InNative
+                                : State::Other;
   if (state == State::Other) return false;
   // The anchor is set fp and pc first, sp last, and cleared sp first: with an sp, the other
   // two are the ones set with it (or the pc still to be computed).

@@ -56,10 +56,11 @@ class VmThreadAnchor {
   // true (a walk tried again now starts from its last Java frame). Async-signal-safe.
   bool makeWalkable(JNIEnv* env, uintptr_t sp, const StackBounds& stack) const;
 
-  enum class State { InJava, InVm, Other };
+  enum class State { InJava, InVm, InNative, Other };
   // The last Java frame the anchor of the calling thread (interrupted with stack pointer sp)
   // holds, with the pc HotSpot would compute when the anchor lacks it, and the thread's state.
-  // False when it has no anchor or is in another state. Async-signal-safe.
+  // False when it has no anchor or is in another state. In native code the anchor is the VM's
+  // to read at any time: never to be moved (walkWithAnchorAt). Async-signal-safe.
   bool lastJavaFrame(JNIEnv* env, uintptr_t sp, const StackBounds& stack, WalkRegisters& frame, State& state) const;
 
   // For the calling thread in the VM: runs walk() with its anchor set to `frame` (a Java
@@ -97,6 +98,7 @@ class VmThreadAnchor {
   int64_t anchor_pc_ = 0;
   int32_t in_vm_ = 0;
   int32_t in_java_ = 0;
+  int32_t in_native_ = -1;  // -1: not told, never a state
 };
 
 }  // namespace stackscope::agent

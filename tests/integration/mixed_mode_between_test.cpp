@@ -38,7 +38,9 @@ std::vector<FoldedStack> mainThreadStacks(const std::string& path) {
 const std::string kMain = kWorkloads + "JniCallback.main";
 const std::string kNativeMethod = kWorkloads + "JniCallback.callBack";
 const std::string kCallback = kWorkloads + "JniCallback.work";
+const std::string kNativeCallee = kWorkloads + "JniCallback.spin";
 const std::string kCFunction = "Java_io_stackscope_workloads_JniCallback_callBack";
+const std::string kCalleeCFunction = "Java_io_stackscope_workloads_JniCallback_spin";
 const std::string kJniCall = "jni_CallStaticVoidMethod";
 
 // Whether the stack reads, outermost first: main, callBack, the C function, the JVM's JNI
@@ -55,11 +57,13 @@ bool nativeFramesBetween(const std::vector<std::string>& frames, size_t callback
 
 // JniCallback's main thread spends nearly all its CPU in work, called from the C function of
 // the native method callBack through jni_CallStaticVoidMethod (tests/native_programs, built
-// with frame pointers). Truth by construction: every sample of work has main, callBack, the C
-// function and the JNI call below it, in that order. Tolerance: at least 90 % of work's
-// samples show them so (a sample taken while the call is being set up or torn down has its
-// native frames on top instead); without native frames (--no-native), every one of work's
-// samples is main, callBack, work and nothing else.
+// with frame pointers), in Java and in the native method spin it calls. Truth by
+// construction: every sample of work has main, callBack, the C function and the JNI call
+// below it, in that order, whether taken in Java code or in spin's C function (the thread in
+// native code). Tolerance: at least 90 % of work's samples, and of those in spin's C function,
+// show them so (a sample taken while the call is being set up or torn down has its native
+// frames on top instead); without native frames (--no-native), every one of work's samples
+// is main, callBack, work (and spin) and nothing else.
 TEST_F(MixedModeBetween, JniCallbackShowsTheNativeFramesBetweenItsJavaFrames) {
   for (const bool native : {true, false}) {
     SCOPED_TRACE(native ? "mixed mode" : "--no-native");
@@ -68,15 +72,21 @@ TEST_F(MixedModeBetween, JniCallbackShowsTheNativeFramesBetweenItsJavaFrames) {
     const std::string path = file(native ? "mixed.ssr" : "java.ssr");
     ProcessResult rec = record(options, path, "JniCallback", {"2000", JNI_CALLBACK_LIBRARY});
     ASSERT_EQ(rec.exit_code, 0) << rec.err;
-    double callback_samples = 0, right = 0;
+    double callback_samples = 0, right = 0, in_native = 0, in_native_right = 0;
     std::string wrong;
     for (const FoldedStack& stack : mainThreadStacks(path)) {
       const auto callback = std::find(stack.frames.begin(), stack.frames.end(), kCallback);
       if (callback == stack.frames.end()) continue;
       callback_samples += stack.samples;
       const auto at = static_cast<size_t>(callback - stack.frames.begin());
-      const bool as_expected = native ? nativeFramesBetween(stack.frames, at)
-                                      : stack.frames == std::vector<std::string>{kMain, kNativeMethod, kCallback};
+      const bool as_expected =
+          native ? nativeFramesBetween(stack.frames, at)
+                 : stack.frames == std::vector<std::string>{kMain, kNativeMethod, kCallback} ||
+                       stack.frames == std::vector<std::string>{kMain, kNativeMethod, kCallback, kNativeCallee};
+      if (std::find(stack.frames.begin(), stack.frames.end(), kCalleeCFunction) != stack.frames.end()) {
+        in_native += stack.samples;
+        if (as_expected) in_native_right += stack.samples;
+      }
       if (as_expected) {
         right += stack.samples;
       } else {
@@ -87,6 +97,8 @@ TEST_F(MixedModeBetween, JniCallbackShowsTheNativeFramesBetweenItsJavaFrames) {
     ASSERT_GT(callback_samples, 100) << "too few samples of the callback to judge";
     if (native) {
       EXPECT_GE(right / callback_samples, 0.90) << right << " of " << callback_samples << "; the others:\n" << wrong;
+      ASSERT_GT(in_native, 20) << "too few samples in spin's C function to judge";
+      EXPECT_GE(in_native_right / in_native, 0.90) << in_native_right << " of " << in_native << "; the others:\n" << wrong;
     } else {
       EXPECT_EQ(right, callback_samples) << wrong;
     }

@@ -2,8 +2,9 @@ package io.stackscope.workloads;
 
 /**
  * A native method that calls back into Java (tests/native_programs/jni_callback.c): main calls
- * callBack, whose C function calls work through JNI, and work burns the CPU. Every sample of
- * work has, between it and callBack, the C function and the JVM's JNI call.
+ * callBack, whose C function calls work through JNI, and work burns the CPU, in Java and in
+ * the native method spin. Every sample of work has, between it and callBack, the C function
+ * and the JVM's JNI call.
  *
  * <p>Arguments: milliseconds to run (after a second's wait), the library's path.
  */
@@ -12,10 +13,13 @@ public final class JniCallback {
 
   static native void callBack(int rounds);
 
+  static native long spin(int rounds);
+
+  // About half in Java, half in native code (spin).
   static void work(int rounds) {
     long x = sink;
     for (int i = 0; i < rounds; i++) x = x * 6364136223846793005L + 1442695040888963407L;
-    sink = x;
+    sink = x + spin(rounds / 4);
   }
 
   public static void main(String[] args) throws InterruptedException {
