@@ -15,11 +15,11 @@ public final class JniCallback {
 
   static native long spin(int rounds);
 
-  // About half in Java, half in native code (spin).
+  // Part in Java, part in native code (spin).
   static void work(int rounds) {
     long x = sink;
     for (int i = 0; i < rounds; i++) x = x * 6364136223846793005L + 1442695040888963407L;
-    sink = x + spin(rounds / 4);
+    sink = x + spin(rounds);
   }
 
   public static void main(String[] args) throws InterruptedException {
