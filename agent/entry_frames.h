@@ -37,6 +37,8 @@ class EntryFrames {
 
   // What code pc is in. Async-signal-safe.
   CodeAtPc classify(uintptr_t pc) const;
+  // Whether pc is in the code cache at all (Java code, stubs, the interpreter). Async-signal-safe.
+  bool inCodeCache(uintptr_t pc) const { return code_->contains(pc); }
 
   // The jmethodID of the compiled method (a native method's wrapper, say) holding pc, or null.
   // Async-signal-safe.

@@ -17,7 +17,7 @@ constexpr int kMaxBetweenFrames = 128;  // all segments of one stack
 uintptr_t readStackWord(uintptr_t addr) { return *reinterpret_cast<const uintptr_t*>(addr); }
 
 // The Java regions of a stack, innermost first, and the native frames between region k and
-// k + 1: segment[k] ends at segment_end[k] in frames (each a RawFrame ready for the slot).
+// k + 1: between[segment_end[k - 1], segment_end[k]) (from 0 for k = 0), ready for the slot.
 struct Regions {
   int count = 0;
   WalkRegisters top[kMaxRegions];
@@ -28,7 +28,7 @@ struct Regions {
 bool findRegions(const BetweenInput& input, Regions& out) {
   const EntryFrames& entry = *input.entry;
   const auto classify = [&entry](uintptr_t pc) { return entry.classify(pc); };
-  const auto in_code_cache = [&entry](uintptr_t pc) { return entry.classify(pc).kind != CodeAtPc::Kind::Unknown; };
+  const auto in_code_cache = [&entry](uintptr_t pc) { return entry.inCodeCache(pc); };
   // The call stub's own frame, when the VM named it to the agent: "[stub] call_stub".
   const int32_t call_stub = input.code_regions ? input.code_regions->find(entry.callStubReturn() - 1) : -1;
   WalkRegisters top = input.top;

@@ -116,7 +116,6 @@ bool walkFromStubCaller(const ThreadSlot& thread, ASGCT_CallTrace& trace, jint d
   return callerOfFramedStub(regs, thread.stack, readStackWord, caller) && walkFrom(caller, trace, depth, context);
 }
 
-
 // A thread in the VM whose frame anchor lacks its pc (vm_thread_anchor.h): completed, so
 // AsyncGetCallTrace, tried again, walks the Java frames from the anchor.
 bool madeWalkable(const ThreadSlot& thread, JNIEnv* env, const void* ucontext) {
