@@ -2,6 +2,8 @@ package io.stackscope.workloads;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 
 /**
  * The VM calling into Java to load a class: each round makes a new BurningLoader and
@@ -10,7 +12,7 @@ import java.io.InputStream;
  * BurningLoader.loadClass), and the loader burns the CPU in burn before it defines Target.
  * Every sample of burn has the VM's functions between loadClass and Resolver's initializer.
  *
- * <p>Argument: milliseconds to run.
+ * <p>Argument: milliseconds of the main thread's CPU time to run.
  */
 public final class LoaderCallback {
   public static volatile long sink;
@@ -54,7 +56,9 @@ public final class LoaderCallback {
   }
 
   public static void main(String[] args) throws Exception {
-    final long end = System.nanoTime() + Long.parseLong(args[0]) * 1_000_000L;
-    while (System.nanoTime() < end) Class.forName(Resolver.class.getName(), true, new BurningLoader());
+    // CPU time, not wall time: a loaded machine gives the test as many samples as a quiet one.
+    final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    final long end = threads.getCurrentThreadCpuTime() + Long.parseLong(args[0]) * 1_000_000L;
+    while (threads.getCurrentThreadCpuTime() < end) Class.forName(Resolver.class.getName(), true, new BurningLoader());
   }
 }
