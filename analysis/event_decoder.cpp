@@ -293,13 +293,19 @@ namespace {
 // events: a copy, of kind live, of each followed alloc event whose object was not freed in the
 // window, with its column entries. Appended: the time sort puts them in place.
 bool addLiveEvents(Recording& rec, const DecodedEvents& totals) {
-  if (totals.tags.empty()) return false;
-  const std::unordered_map<uint64_t, int64_t> freed(totals.freed.begin(), totals.freed.end());
+  if (totals.tags.empty()) {
+    rec.frees_unmatched = totals.freed;  // objects of an earlier part, if any
+    return false;
+  }
+  std::unordered_map<uint64_t, int64_t> freed(totals.freed.begin(), totals.freed.end());
   rec.freed_ns.assign(rec.events.size(), Recording::kNotFreed);
+  rec.object_tags.assign(rec.events.size(), 0);
   bool added = false;
   for (const auto& [index, tag] : totals.tags) {
+    rec.object_tags[index] = tag;
     if (const auto death = freed.find(tag); death != freed.end()) {
       rec.freed_ns[index] = death->second;
+      freed.erase(death);
       continue;
     }
     Event live = rec.events[index];
@@ -309,9 +315,11 @@ bool addLiveEvents(Recording& rec, const DecodedEvents& totals) {
     for (std::vector<uint32_t>& column : rec.labels)
       if (!column.empty()) column.push_back(column[index]);
     rec.freed_ns.push_back(Recording::kNotFreed);
+    rec.object_tags.push_back(tag);
     rec.events.push_back(live);
     added = true;
   }
+  rec.frees_unmatched.assign(freed.begin(), freed.end());
   if (added) rec.kinds_seen |= 1u << static_cast<unsigned>(EventKind::Live);
   return added;
 }
@@ -346,6 +354,7 @@ void finishEvents(Recording& rec, const DecodedEvents& totals) {
     for (std::vector<uint32_t>& column : rec.labels) permute(column, order);
     permute(rec.lock_owners, order);
     permute(rec.freed_ns, order);
+    permute(rec.object_tags, order);
   }
   std::stable_sort(rec.histograms.begin(), rec.histograms.end(),
                    [](const HistogramPoint& a, const HistogramPoint& b) { return a.time_ns < b.time_ns; });

@@ -161,6 +161,12 @@ struct Recording {
   // the window and for events of other kinds.
   static constexpr int64_t kNotFreed = std::numeric_limits<int64_t>::max();
   std::vector<int64_t> freed_ns;
+  // The live trace's tag of the object of an alloc event and of its live copy: empty (none
+  // followed) or parallel to `events`, 0 for other events. Deaths in the window of objects
+  // whose allocation is not in this file (an earlier part of a rotated recording), as
+  // (tag, time): the merge of the parts matches them (recording_merge.h).
+  std::vector<uint64_t> object_tags;
+  std::vector<std::pair<uint64_t, int64_t>> frees_unmatched;
   // Lock events' owners: empty (none known) or parallel to `events`.
   std::vector<LockOwner> lock_owners;
   uint32_t kinds_seen = 0;  // bit per EventKind with events in `events`: the loader keeps it

@@ -171,6 +171,8 @@ void RecordingMerger::appendEvents(Recording& part, const std::vector<uint32_t>&
   for (size_t c = 0; c < rec_.labels.size(); ++c) widen(rec_.labels[c], had, part.labels[c], added, uint32_t{0});
   widen(rec_.lock_owners, had, part.lock_owners, added, LockOwner{});
   widen(rec_.freed_ns, had, part.freed_ns, added, Recording::kNotFreed);
+  widen(rec_.object_tags, had, part.object_tags, added, uint64_t{0});
+  later_frees_.insert(later_frees_.end(), part.frees_unmatched.begin(), part.frees_unmatched.end());
   if (added == 0) return;
   // The part's events follow every earlier event not later than its first; the few later
   // ones (usually none) are interleaved with it by time.
@@ -189,6 +191,44 @@ void RecordingMerger::appendEvents(Recording& part, const std::vector<uint32_t>&
   for (size_t c = 0; c < rec_.labels.size(); ++c) interleave(rec_.labels[c], part.labels[c], tail, order);
   interleave(rec_.lock_owners, part.lock_owners, tail, order);
   interleave(rec_.freed_ns, part.freed_ns, tail, order);
+  interleave(rec_.object_tags, part.object_tags, tail, order);
+}
+
+void RecordingMerger::finish() {
+  if (later_frees_.empty() || rec_.object_tags.empty()) return;
+  const std::unordered_map<uint64_t, int64_t> deaths(later_frees_.begin(), later_frees_.end());
+  later_frees_.clear();
+  std::vector<bool> drop(rec_.events.size(), false);
+  bool any = false;
+  for (size_t i = 0; i < rec_.events.size(); ++i) {
+    const auto death = rec_.object_tags[i] == 0 ? deaths.end() : deaths.find(rec_.object_tags[i]);
+    if (death == deaths.end()) continue;
+    if (rec_.events[i].kind == EventKind::Live) {
+      drop[i] = any = true;
+    } else if (rec_.freed_ns[i] == Recording::kNotFreed) {
+      rec_.freed_ns[i] = death->second;
+    }
+  }
+  if (any) removeEvents(drop);
+}
+
+void RecordingMerger::removeEvents(const std::vector<bool>& drop) {
+  const auto keep = [&drop](auto& column) {
+    if (column.empty()) return;
+    size_t kept = 0;
+    for (size_t i = 0; i < column.size(); ++i)
+      if (!drop[i]) column[kept++] = std::move(column[i]);
+    column.resize(kept);
+  };
+  for (std::vector<uint64_t>& column : rec_.amounts) keep(column);
+  for (std::vector<uint32_t>& column : rec_.labels) keep(column);
+  keep(rec_.lock_owners);
+  keep(rec_.freed_ns);
+  keep(rec_.object_tags);
+  keep(rec_.events);
+  const bool live_left = std::any_of(rec_.events.begin(), rec_.events.end(),
+                                     [](const Event& e) { return e.kind == EventKind::Live; });
+  if (!live_left) rec_.kinds_seen &= ~(1u << static_cast<unsigned>(EventKind::Live));
 }
 
 }  // namespace stackscope::analysis

@@ -19,6 +19,9 @@ class RecordingMerger {
   // Adds the next part (later than every part added before). Its events go after theirs, or
   // among the last of them where a few overlap (a trace's event written after a rotation).
   void add(Recording&& part);
+  // After the last add: an object allocated in one part and freed in a later one is not
+  // live. Its alloc event gets its time of death, its live copy goes.
+  void finish();
 
  private:
   struct FramesHash {
@@ -36,11 +39,14 @@ class RecordingMerger {
   uint32_t stackId(std::vector<format::Frame> frames, bool defined);
   void mergeThread(uint32_t id, ThreadInfo&& thread, const std::vector<uint32_t>& stacks);
   void appendEvents(Recording& part, const std::vector<uint32_t>& stacks, const std::vector<uint32_t>& strings);
+  // Keeps the events (and their columns) whose `drop` is false.
+  void removeEvents(const std::vector<bool>& drop);
 
   Recording& rec_;
   std::unordered_map<std::string, uint32_t> strings_;
   std::unordered_map<MethodKey, uint32_t, MethodKeyHash> methods_;
   std::unordered_map<std::vector<format::Frame>, uint32_t, FramesHash> stacks_;
+  std::vector<std::pair<uint64_t, int64_t>> later_frees_;  // the added parts' unmatched deaths
 };
 
 }  // namespace stackscope::analysis

@@ -70,6 +70,7 @@ Recording loadSet(const std::string& path, const std::function<Recording(const s
     for (std::string& warning : next.warnings) warning = part.path + ": " + warning;
     merger.add(std::move(next));
   }
+  merger.finish();
   merged.warnings.insert(merged.warnings.end(), notes.begin(), notes.end());
   return merged;
 }

@@ -124,5 +124,42 @@ TEST_F(RecordingSetTest, PartsLeftWhenTheFirstIsDeletedSayWhatIsMissing) {
   EXPECT_NE(r.warnings[0].find("files before"), std::string::npos) << r.warnings[0];
 }
 
+// The live trace across a rotation: an object allocated in one part and freed in a later one
+// is not live in the set (its alloc event gets its death), one never freed is; each part read
+// alone still sees only its own deaths.
+TEST(RecordingSetLive, AnObjectFreedInALaterPartIsNotLive) {
+  testing::TempDir dir;
+  const std::string first = dir.file("live.ssr");
+  format::RecordingWriter w;
+  ASSERT_TRUE(w.open(first));
+  testing::writeTestInfo(w, "alloc,live", 1000 * kMs, 9);
+  method(w, 1, "app.A", "a");
+  w.writeThread({1, "main", 101, 1});
+  const uint32_t at = stack(w, {1});
+  const uint32_t bytes = w.internString("byte[]");
+  w.writeAlloc({1 * kMs, 1, at, bytes, 100, 0, 0, 11});  // freed in the next part
+  w.writeAlloc({2 * kMs, 1, at, bytes, 200, 0, 0, 12});  // never freed
+  w.writeAlloc({3 * kMs, 1, at, bytes, 300, 0, 0, 13});  // freed in its own part
+  w.writeObjectFree({4 * kMs, 13});
+  ASSERT_TRUE(w.continueIn(dir.file("live-1.ssr"), 10 * kMs)) << w.lastError();
+  w.writeObjectFree({20 * kMs, 11});
+  ASSERT_TRUE(w.finish(30 * kMs));
+
+  const auto liveSizes = [](const Recording& r) {
+    std::vector<int64_t> deaths;  // of the alloc events, by size order
+    std::vector<uint64_t> live;
+    for (size_t i = 0; i < r.events.size(); ++i) {
+      if (r.events[i].kind == EventKind::Live) live.push_back(r.amounts[1][i]);
+      if (r.events[i].kind == EventKind::Alloc) deaths.push_back(r.freed_ns[i]);
+    }
+    return std::make_pair(live, deaths);
+  };
+  const auto [set_live, set_deaths] = liveSizes(loadRecordingSet(first));
+  EXPECT_EQ(set_live, (std::vector<uint64_t>{200}));
+  EXPECT_EQ(set_deaths, (std::vector<int64_t>{20 * kMs, Recording::kNotFreed, 4 * kMs}));
+  const auto [alone_live, alone_deaths] = liveSizes(loadRecording(first));
+  EXPECT_EQ(alone_live, (std::vector<uint64_t>{100, 200}));
+}
+
 }  // namespace
 }  // namespace stackscope::analysis
