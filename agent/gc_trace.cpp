@@ -10,19 +10,21 @@ constexpr char kNoGc[] = "No GC";
 }  // namespace
 
 void GcTrace::bind(const PerfMemoryBlock& block) {
+  // Numbers need not start at 0: ZGC has only sun.gc.collector.2 (JDK 17).
   int count = 0;
-  for (; count < kMaxCollectors; ++count) {
-    const std::string prefix = "sun.gc.collector." + std::to_string(count) + ".";
+  for (int i = 0; i < kMaxCollectors; ++i) {
+    const std::string prefix = "sun.gc.collector." + std::to_string(i) + ".";
     const volatile int64_t* invocations = findLongCounter(block, prefix + "invocations");
     size_t capacity = 0;
     const volatile char* name = findStringCounter(block, prefix + "name", capacity);
-    if (!invocations || !name) break;
+    if (!invocations || !name) continue;
     char text[128];
     copyPerfString(name, capacity, text, sizeof text);
-    names_[count] = text;
-    if (names_[count].find("concurrent") != std::string::npos) causeless_ |= 1u << count;
-    invocations_[count] = invocations;
-    seen_invocations_[count] = *invocations;
+    names_[i] = text;
+    if (names_[i].find("concurrent") != std::string::npos) causeless_ |= 1u << i;
+    invocations_[i] = invocations;
+    seen_invocations_[i] = *invocations;
+    count = i + 1;
   }
   collector_count_ = count;
   cause_ = findStringCounter(block, "sun.gc.cause", cause_capacity_);
@@ -45,6 +47,7 @@ void GcTrace::onFinish(int64_t now_ns) {
   out.cause[0] = '\0';
   if (bound_.load(std::memory_order_acquire)) {
     for (int i = 0; i < collector_count_; ++i) {
+      if (!invocations_[i]) continue;
       const int64_t now = *invocations_[i];
       if (now != seen_invocations_[i]) out.collectors |= 1u << i;
       seen_invocations_[i] = now;

@@ -67,7 +67,7 @@ class GcTrace {
   std::atomic<uint64_t> dropped_{0};
   // Set by bind before `bound_` is released; read by the callbacks after acquiring it.
   std::atomic<bool> bound_{false};
-  int collector_count_ = 0;
+  int collector_count_ = 0;  // one past the highest collector number bound; gaps have no counter
   const volatile int64_t* invocations_[kMaxCollectors] = {};
   int64_t seen_invocations_[kMaxCollectors] = {};  // at the last finish (VM thread)
   std::string names_[kMaxCollectors];
