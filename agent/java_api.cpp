@@ -1,5 +1,8 @@
 #include "agent/java_api.h"
 
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
@@ -39,10 +42,18 @@ bool readText(JNIEnv* jni, jstring text, std::string& out) {
   return true;
 }
 
+// The calling thread's slot: its own, or for a thread that ran before an attach, the one the
+// session adopted it with (the API's calls are how its annotations reach the filter).
+ThreadSlot* callingThreadSlot() {
+  ThreadSlot* slot = currentThreadSlot();
+  if (!slot && g_api.by_tid) slot = g_api.by_tid->find(static_cast<pid_t>(syscall(SYS_gettid)));
+  return slot;
+}
+
 void pushMarker(JNIEnv* jni, jstring name, format::MarkerKind kind) {
   // Markers bound snapshots of the whole program, so they are recorded whatever the
   // annotation filter says about the thread that writes them.
-  const ThreadSlot* slot = currentThreadSlot();
+  const ThreadSlot* slot = callingThreadSlot();
   std::string text;
   if (!readText(jni, name, text)) return;
   queueMarker(std::move(text), kind, slot ? slot->id : 0);  // the Java side refuses empty names
@@ -57,7 +68,7 @@ void JNICALL annotate0(JNIEnv* jni, jclass, jstring user, jstring session, jstri
                        jstring component) {
   SessionUse use;
   if (!use || !g_active.load(std::memory_order_acquire)) return;
-  ThreadSlot* slot = currentThreadSlot();
+  ThreadSlot* slot = callingThreadSlot();
   if (!slot) return;  // a thread the agent does not sample: nothing to attribute
   AnnotationValues values;
   const jstring texts[kAnnotationFields] = {user, session, request, application, component};

@@ -15,6 +15,7 @@
 
 #include "agent/annotation_table.h"
 #include "agent/meta_events.h"
+#include "agent/native_threads.h"
 #include "agent/thread_registry.h"
 
 namespace stackscope::agent {
@@ -25,6 +26,9 @@ struct JavaApiContext {
   ThreadRegistry* registry = nullptr;
   int64_t start_ns = 0;   // monotonic time 0
   bool cpu_timers = false;  // cpu mode: a thread's match status arms or disarms its timer
+  // Threads running before an attach, found by tid (native_threads.h): they have no
+  // thread-local slot. Null when the session finds no thread that way.
+  const NativeThreads* by_tid = nullptr;
 };
 
 // Per session, before any event callback can bind a class; the context is the session's,

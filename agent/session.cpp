@@ -266,10 +266,10 @@ Session* createSession(const Options& asked, const std::string& text, bool start
     return nullptr;
   }
   session->non_safepoint_debug = turnOnNonSafepointDebug();
-  initJavaApi({&session->meta, &session->annotations, &session->registry, session->start_ns,
-               options.mode == SampleMode::Cpu});
-  setKernelCallChains(options.native && options.mode == SampleMode::Cpu);
   const NativeThreads* by_tid = session->findsThreadsByTid() ? &session->native_threads : nullptr;
+  initJavaApi({&session->meta, &session->annotations, &session->registry, session->start_ns,
+               options.mode == SampleMode::Cpu, by_tid});
+  setKernelCallChains(options.native && options.mode == SampleMode::Cpu);
   if (!installCaptureHandler({g_process.walk, &session->ring, &session->lost, session->start_ns,
                               options.mode == SampleMode::Wall, &session->code_regions, by_tid, options.native,
                               g_process.vm})) {

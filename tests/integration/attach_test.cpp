@@ -11,6 +11,7 @@
 #include <string>
 #include <thread>
 
+#include "annotation_helpers.h"
 #include "harness.h"
 #include "native/jvm_attach.h"
 
@@ -82,7 +83,7 @@ TEST_F(Attach, TwoSecondsOfARunningJvmShowItsSplitAndTheJvmFinishes) {
 // same for all six): not the JVM's own `jvm:` threads, and each its own row.
 TEST_F(Attach, ThreadsRunningBeforeTheAttachKeepTheirJavaNames) {
   constexpr int kThreads = 6;
-  Child jvm(javaCommand("PoolBurn", {"8000", std::to_string(kThreads)}));
+  Child jvm(apiJavaCommand("PoolBurn", {"8000", std::to_string(kThreads)}));
   ASSERT_TRUE(jvm.waitForStdout("ready", 60s));
   ProcessResult attached = attach(jvm.pid(), {"-e", "cpu", "-i", "5ms", "--duration", "2s", "-o", file("pool.ssr")});
   ASSERT_EQ(attached.exit_code, 0) << attached.err;
@@ -104,6 +105,28 @@ TEST_F(Attach, ThreadsRunningBeforeTheAttachKeepTheirJavaNames) {
   ASSERT_NE(work_all, nullptr) << all.dump(1).substr(0, 2000);
   ASSERT_NE(work_app, nullptr) << app.dump(1).substr(0, 2000);
   EXPECT_EQ(work_app->at("total"), work_all->at("total"));
+  EXPECT_EQ(jvm.wait(120s).exit_code, 0);
+}
+
+// The same pool with a filter at the attach: the threads annotate themselves per slice of work
+// (as a server's workers per request), and that reaches the threads the agent adopted, so the
+// filter keeps the even threads (user u0) and leaves the odd ones (u1) out.
+TEST_F(Attach, AFilterReachesThreadsRunningBeforeTheAttach) {
+  constexpr int kThreads = 4;
+  Child jvm(apiJavaCommand("PoolBurn", {"8000", std::to_string(kThreads)}));
+  ASSERT_TRUE(jvm.waitForStdout("ready", 60s));
+  ProcessResult attached =
+      attach(jvm.pid(), {"-e", "cpu", "-i", "5ms", "--filter", "user:u0", "--duration", "2s", "-o", file("u0.ssr")});
+  ASSERT_EQ(attached.exit_code, 0) << attached.err;
+  const json threads = report(file("u0.ssr"), {"--view", "threads"});
+  std::set<std::string> sampled;
+  for (const json& t : threads.at("threads"))
+    if (t.at("samples").get<double>() > 0) sampled.insert(t.at("name"));
+  EXPECT_EQ(sampled, (std::set<std::string>{"request-handler-pool-thread-0", "request-handler-pool-thread-2"}))
+      << threads.dump(1);
+  const json users = report(file("u0.ssr"), {"--view", "users"});
+  ASSERT_EQ(users.at("users").size(), 1u) << users.dump(1);
+  EXPECT_EQ(users.at("users")[0].at("value"), "u0") << users.dump(1);
   EXPECT_EQ(jvm.wait(120s).exit_code, 0);
 }
 

@@ -1,10 +1,14 @@
 package io.stackscope.workloads;
 
+import io.stackscope.Stackscope;
+
 /**
  * args[1] threads (default 6) named request-handler-pool-thread-N, whose OS names all read
  * "request-handler" (Linux keeps 15 bytes), each burning CPU in work() for args[0] ms of wall
  * time (default 8000). Announces "ready" once every one has burnt a first slice, so that a
- * test attaching then finds them all running: threads the agent did not see start.
+ * test attaching then finds them all running: threads the agent did not see start. Like a
+ * server's workers annotating each request, thread N annotates itself as user uN%2 before
+ * every 5 ms slice of work (a no-op until an agent is loaded).
  */
 public final class PoolBurn {
     static final String PREFIX = "request-handler-pool-thread-";
@@ -16,7 +20,8 @@ public final class PoolBurn {
         java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(count);
         Thread[] threads = new Thread[count];
         for (int n = 0; n < count; n++) {
-            threads[n] = new Thread(() -> work(started, until), PREFIX + n);
+            final String user = "u" + (n % 2);
+            threads[n] = new Thread(() -> work(started, until, user), PREFIX + n);
             threads[n].start();
         }
         started.await();
@@ -26,9 +31,12 @@ public final class PoolBurn {
         System.out.println("done");
     }
 
-    static void work(java.util.concurrent.CountDownLatch started, long until) {
+    static void work(java.util.concurrent.CountDownLatch started, long until, String user) {
         Cpu.sink = Cpu.burn(5_000_000L);
         started.countDown();
-        while (System.nanoTime() < until) Cpu.sink = Cpu.burn(5_000_000L);
+        while (System.nanoTime() < until) {
+            Stackscope.annotate(user, null, null, null, null);
+            Cpu.sink = Cpu.burn(5_000_000L);
+        }
     }
 }
