@@ -80,6 +80,7 @@ private:
   // Fills `entry` with `slot`: its stack found, its timer started.
   void fillLocked(Entry &entry, ThreadSlot *slot);
   void retireLocked(Entry &entry);
+  uint64_t threadCount() const;
 
   ThreadRegistry &registry_;
   MetaQueue &meta_;
@@ -92,6 +93,7 @@ private:
   bool closed_ = false;
   uint64_t scans_ = 0;
   std::atomic<uint64_t> thread_count_{0}; // at the last scan
+  const int task_dir_; // /proc/self/task, open (-1 if it could not be)
   // Retired slots and the scan that retired them: reused two scans later.
   std::vector<std::pair<ThreadSlot *, uint64_t>> retired_;
 };
