@@ -71,7 +71,10 @@ uint32_t MethodResolver::nativeId(uintptr_t pc) {
   if (auto known = native_ids_.find(pc); known != native_ids_.end()) return known->second;
   const NativeFrameAddresses::Location location = native_addresses_.locate(pc);
   // In no module (yet): named by its address alone, and asked about again next time.
-  if (location.module.empty()) return namedId(location.placeholder);
+  if (location.module.empty()) {
+    ++placeholders_given_;
+    return namedId(location.placeholder);
+  }
   const uint32_t id = next_id_++;
   format::MethodRecord record{id, writer_.internString(""), writer_.internString(location.placeholder),
                               writer_.internString(""), writer_.internString(location.module_name), {}};

@@ -37,6 +37,9 @@ class MethodResolver {
   // library, libc, the kernel): its module, build id and address, which the front-end names
   // (native_frame_addresses.h); one per pc.
   uint32_t nativeId(uintptr_t pc);
+  // How many times nativeId gave a pc in no module (yet) its placeholder: a stack that holds
+  // one may name that frame otherwise later, so it is not memoized (writer_thread.h).
+  uint64_t placeholdersGiven() const { return placeholders_given_; }
 
   // Rotation: the writer went on in a new file, where no method is known yet. Ids are given
   // again as methods are next seen; until forgetPrevious(), `renamed` gives the new id of a
@@ -60,6 +63,7 @@ class MethodResolver {
   format::RecordingWriter& writer_;
   std::unordered_map<const void*, uint32_t> ids_;
   uint32_t next_id_ = 1;
+  uint64_t placeholders_given_ = 0;
   uint32_t truncated_id_ = 0;
   std::unordered_map<std::string, uint32_t> stub_ids_;
   std::unordered_map<std::string, uint32_t> named_ids_;

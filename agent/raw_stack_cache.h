@@ -1,9 +1,10 @@
-// The writer thread's memo of the trace stacks it interned: (top frame's method id, the raw
-// frames a callback took) -> the stack's id in the recording. The traces' stacks repeat (one
-// throw site, one allocation site, one lock taken from a few places), and a hit costs one hash
-// of the raw frames and one compare instead of naming every frame and walking the prefix tree
-// (the writer's ids stay valid for the whole recording). Bounded: past kMaxEntries it starts
-// again empty, which only costs the next events their full path.
+// The writer thread's memo of the trace and sample stacks it interned: (top frame's method id,
+// the raw frames a callback or the signal handler took) -> the stack's id in the recording. The
+// stacks repeat (one throw site, one allocation site, a hot loop sampled every millisecond),
+// and a hit costs one hash of the raw frames and one compare instead of naming every frame and
+// walking the prefix tree (the writer's ids stay valid for the whole recording). Bounded: past
+// kMaxEntries stacks or kMaxFramesHeld frames it starts again empty, which only costs the next
+// events their full path.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +19,7 @@ namespace stackscope::agent {
 class RawStackCache {
  public:
   static constexpr size_t kMaxEntries = 1 << 16;
+  static constexpr size_t kMaxFramesHeld = 1 << 20;  // 16 MiB of RawFrame
 
   // The stack's id, 0 when not known.
   uint32_t find(uint32_t top, const std::vector<RawFrame>& frames) const {
@@ -26,11 +28,19 @@ class RawStackCache {
   }
 
   // Rotation: the ids belong to the file before (method_resolver.h, restart).
-  void forget() { std::unordered_map<uint64_t, Entry>().swap(entries_); }
+  void forget() {
+    std::unordered_map<uint64_t, Entry>().swap(entries_);
+    frames_held_ = 0;
+  }
 
   void remember(uint32_t top, const std::vector<RawFrame>& frames, uint32_t stack) {
-    if (entries_.size() >= kMaxEntries) entries_.clear();
-    entries_[hashOf(top, frames)] = {top, frames, stack};
+    if (entries_.size() >= kMaxEntries || frames_held_ + frames.size() > kMaxFramesHeld) {
+      entries_.clear();
+      frames_held_ = 0;
+    }
+    Entry& entry = entries_[hashOf(top, frames)];
+    frames_held_ += frames.size() - entry.frames.size();
+    entry = {top, frames, stack};
   }
 
  private:
@@ -60,6 +70,7 @@ class RawStackCache {
   }
 
   std::unordered_map<uint64_t, Entry> entries_;  // by hash; a collision just replaces the entry
+  size_t frames_held_ = 0;                         // in entries_
 };
 
 }  // namespace stackscope::agent

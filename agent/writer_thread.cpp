@@ -234,17 +234,16 @@ void WriterThread::writeStack(JNIEnv* jni, const SampleSlot& slot) {
       }
     }
   }
-  frames_.resize(count);
-  for (uint16_t i = 0; i < count; ++i) {
-    frames_[i] = frameOf(jni, slot.frames[i]);
-  }
-  // A full walk may have been cut: say so where the missing (outer) frames would be.
-  if (count == kMaxFrames) frames_.push_back({methods_.truncatedId(), -1});
-  const uint32_t stack = in_.writer->internStack(frames_.data(), frames_.size());
+  raw_frames_.assign(slot.frames, slot.frames + count);
   // Only platform threads are repeated; virtual ones, maybe millions, are not remembered.
+  const bool keeps_frames = slot.carrier == 0 && in_.options->mode == SampleMode::Wall;
+  // Naming every frame and walking the prefix tree was most of the writer's work per sample;
+  // a stack seen before is one hash of its raw frames. Wall mode and pauses need the frames.
+  const uint32_t stack = keeps_frames || pauseFrameName(slot.state) ? internRawStack(jni, 0, raw_frames_, 0)
+                                                                     : traceStack(jni, 0, raw_frames_);
   if (slot.carrier == 0) {
     last_stack_[slot.thread] = stack;
-    if (in_.options->mode == SampleMode::Wall) last_frames_[slot.thread] = frames_;
+    if (keeps_frames) last_frames_[slot.thread] = frames_;
   }
   ensureAnnotation(slot.annotation);
   format::SampleRecord sample{slot.time_ns, slot.thread, stackInState(stack, frames_, slot.state),

@@ -122,11 +122,14 @@ class WriterThread {
   // The traces' events (writer_traces.cpp); `last` also says what they could not record.
   void drainTraces(JNIEnv* jni, bool last);
   void drainAllocs(JNIEnv* jni);
-  // The stack of a trace's event taken with GetStackTrace, with `top` (a method id, 0 = none)
-  // above its frames: its id in the recording. `construction`: a created exception's trace,
-  // whose construction frames are left out (exception_trace.h).
+  // The stack of a trace's event taken with GetStackTrace, or of a cpu sample, with `top` (a
+  // method id, 0 = none) above its frames: its id in the recording, from stack_cache_ when the
+  // same raw frames were seen. `construction`: a created exception's trace, whose construction
+  // frames are left out (exception_trace.h).
   uint32_t traceStack(JNIEnv* jni, uint32_t top, const std::vector<RawFrame>& frames,
                       ExceptionTrace* construction = nullptr);
+  // The same without the memo, the stack's frames left in frames_ (for those who keep them).
+  uint32_t internRawStack(JNIEnv* jni, uint32_t top, const std::vector<RawFrame>& frames, size_t skip);
   void drainLocks(JNIEnv* jni);
   void ensureThreadRecord(uint32_t thread);
   // Writes the Annotation record of `id` the first time an event uses it: only the
@@ -169,7 +172,8 @@ class WriterThread {
   std::vector<Histogram> histogram_batch_;
   std::vector<ThreadStartNote> thread_start_batch_;
   std::vector<format::Frame> frames_;
-  RawStackCache stack_cache_;  // the traces' stacks already interned (traceStack)
+  std::vector<RawFrame> raw_frames_;  // a sample's frames, as stack_cache_ takes them
+  RawStackCache stack_cache_;  // the traces' and samples' stacks already interned (traceStack)
   // The class frame's method id by (interned class name, uncaught) (exception_trace.h).
   std::map<std::pair<const std::string*, bool>, uint32_t> exception_frames_;
   std::unordered_set<uint32_t> threads_written_;  // in the current file

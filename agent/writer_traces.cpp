@@ -105,13 +105,20 @@ uint32_t WriterThread::traceStack(JNIEnv* jni, uint32_t top, const std::vector<R
                                   ExceptionTrace* construction) {
   if (const uint32_t known = stack_cache_.find(top, frames)) return known;
   const size_t skip = construction ? construction->constructionFrames(jni, frames) : 0;
+  const uint64_t placeholders = methods_.placeholdersGiven();
+  const uint32_t stack = internRawStack(jni, top, frames, skip);
+  // A native frame in no module yet is named again next time (method_resolver.h): not kept.
+  if (methods_.placeholdersGiven() == placeholders) stack_cache_.remember(top, frames, stack);
+  return stack;
+}
+
+uint32_t WriterThread::internRawStack(JNIEnv* jni, uint32_t top, const std::vector<RawFrame>& frames, size_t skip) {
   frames_.clear();
   if (top != 0) frames_.push_back({top, -1});
   for (size_t i = skip; i < frames.size(); ++i) frames_.push_back(frameOf(jni, frames[i]));
+  // A full walk may have been cut: say so where the missing (outer) frames would be.
   if (frames.size() == kMaxFrames) frames_.push_back({methods_.truncatedId(), -1});
-  const uint32_t stack = in_.writer->internStack(frames_.data(), frames_.size());
-  stack_cache_.remember(top, frames, stack);
-  return stack;
+  return in_.writer->internStack(frames_.data(), frames_.size());
 }
 
 void WriterThread::drainLocks(JNIEnv* jni) {
