@@ -32,5 +32,23 @@ TEST(RawStackCache, StartsAgainEmptyPastItsBound) {
   EXPECT_EQ(cache.find(0, {{0, method(2)}}), 7u);
 }
 
+// The frames it holds are bounded too (deep stacks of every sample): past kMaxFramesHeld it
+// starts again empty, and a stack replaced under the same key does not count twice.
+TEST(RawStackCache, StartsAgainEmptyPastItsFrameBound) {
+  RawStackCache cache;
+  const size_t third = RawStackCache::kMaxFramesHeld / 3;
+  const std::vector<RawFrame> first(third, RawFrame{1, method(0x10)});
+  const std::vector<RawFrame> second(third, RawFrame{2, method(0x10)});
+  const std::vector<RawFrame> third_stack(third, RawFrame{3, method(0x10)});
+  cache.remember(0, first, 1);
+  for (int again = 0; again < 4; ++again) cache.remember(0, second, 2);  // held once
+  cache.remember(0, third_stack, 3);  // 3 thirds: still within the bound
+  EXPECT_EQ(cache.find(0, first), 1u);
+  cache.remember(0, {{0, method(0x20)}, {0, method(0x30)}, {0, method(0x40)}}, 4);  // past it
+  EXPECT_EQ(cache.find(0, first), 0u);
+  EXPECT_EQ(cache.find(0, second), 0u);
+  EXPECT_EQ(cache.find(0, {{0, method(0x20)}, {0, method(0x30)}, {0, method(0x40)}}), 4u);
+}
+
 }  // namespace
 }  // namespace stackscope::agent
