@@ -12,15 +12,7 @@ build=${1:-build}
 runs=${RUNS:-3}
 loop_ms=${LOOP_MS:-8000}
 options=${OPTIONS:-event=cpu,interval=1ms}
-java=$(command -v "${JAVA:-java}")
-agent=$(realpath "$build/lib/libstackscope.so")
-stackscope=$build/bin/stackscope
-jar=$build/bench/fixedwork.jar
-for needed in "$agent" "$stackscope" "$jar"; do
-  [[ -e $needed ]] || { echo "agent_threads.sh: $needed is missing (build first)" >&2; exit 1; }
-done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/fixedwork_tools.sh"
 # Prints "NAME CPU_NS" for each stackscope-* thread of PID (the first field of schedstat: the
 # time it ran, in ns; stat's utime and stime count 10 ms ticks, too coarse here).
 agent_thread_cpu() {

@@ -13,15 +13,7 @@ set -euo pipefail
 build=${1:-build}
 rounds=${ROUNDS:-7}
 repeats=${REPEATS:-10}
-java=$(command -v "${JAVA:-java}")
-agent=$(realpath "$build/lib/libstackscope.so")
-stackscope=$build/bin/stackscope
-jar=$build/bench/fixedwork.jar
-for needed in "$agent" "$stackscope" "$jar"; do
-  [[ -e $needed ]] || { echo "exception_rare.sh: $needed is missing (build first)" >&2; exit 1; }
-done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/fixedwork_tools.sh"
 
 configs=(off created thrown)
 declare -A events=([off]=gc [created]=gc,exception [thrown]=gc,exception,exception=thrown)
