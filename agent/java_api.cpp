@@ -42,11 +42,15 @@ bool readText(JNIEnv* jni, jstring text, std::string& out) {
   return true;
 }
 
-// The calling thread's slot: its own, or for a thread that ran before an attach, the one the
-// session adopted it with (the API's calls are how its annotations reach the filter).
+// The calling thread's slot: its own, or for a thread that ran before the agent (an attach),
+// the one the session adopted it with (cpu mode) or registered it with as foreign (wall
+// mode): the API's calls are how its annotations reach the filter.
 ThreadSlot* callingThreadSlot() {
   ThreadSlot* slot = currentThreadSlot();
-  if (!slot && g_api.by_tid) slot = g_api.by_tid->find(static_cast<pid_t>(syscall(SYS_gettid)));
+  if (slot) return slot;
+  const auto tid = static_cast<pid_t>(syscall(SYS_gettid));
+  if (g_api.by_tid) slot = g_api.by_tid->find(tid);
+  if (!slot) slot = g_api.registry->foreignSlotOf(tid);
   return slot;
 }
 

@@ -45,6 +45,14 @@ void ThreadRegistry::insertLocked(ThreadSlot* slot, MetaEvent&& start) {
   if (slot->foreign) foreign_.push_back(slot);
 }
 
+ThreadSlot* ThreadRegistry::foreignSlotOf(pid_t tid) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (ThreadSlot* slot : foreign_) {
+    if (tid != 0 && slot->tid == tid) return slot;
+  }
+  return nullptr;
+}
+
 ThreadRegistry::AddResult ThreadRegistry::add(ThreadSlot* slot, int64_t timer_interval_ns, JNIEnv* jni,
                                               MetaEvent start) {
   std::lock_guard<std::mutex> lock(mutex_);

@@ -131,6 +131,9 @@ class ThreadRegistry {
   void setTimerArmed(ThreadSlot& slot, bool armed);
   // Removes and returns the slot with that id (null if absent). Its timer is deleted.
   ThreadSlot* remove(uint32_t id);
+  // The foreign slot of the thread whose OS id is `tid` (null if none, or tid 0): a thread
+  // running before the agent, announcing itself through the Java API (java_api.cpp).
+  ThreadSlot* foreignSlotOf(pid_t tid);
   // Removes and returns the foreign slot that stands for `thread` (null if none): a foreign
   // thread has no thread-local slot to tell its ThreadEnd which slot is its.
   ThreadSlot* removeForeign(JNIEnv* jni, jthread thread);
