@@ -130,7 +130,9 @@ TEST_F(LockTrace, OwnerLooksStayWithinTheirBudget) {
   const double seconds = owners.at("recording_duration_ns").get<double>() * 1e-9;
   EXPECT_GT(owned, 0) << owners.dump(1);
   EXPECT_LE(owned, 40 + 5 * seconds) << owners.dump(1);  // a look gives at most one wait its owner
-  EXPECT_GT(unowned, owned) << owners.dump(1);
+  // The budget was spent: some waits went without a look (how many depends on how fast the
+  // machine runs the workload: a loaded CI machine recorded 52 owned and 41 without).
+  EXPECT_GT(unowned, 0) << owners.dump(1);
   EXPECT_NE(rec.err.find("lock waits have no owner: the owner looks (5 a second, 40 at once) were spent"), std::string::npos)
       << rec.err;
 }
