@@ -59,7 +59,9 @@ TEST_F(Rotation, EveryFileReadsAloneAndTheSetIsTheirSum) {
   const std::vector<std::string> parts = files("three");
   ASSERT_GE(parts.size(), 4u) << "5 s of CPU in files of 1 s";
   const std::map<std::string, double> each = samplesOf(parts, "three.ssr");
-  for (const auto& [path, n] : each) EXPECT_GT(n, 0) << path;
+  // Every file has samples but the last, which holds only the run's end after the last
+  // rotation: a CI run ended 5 ms into it, with no sample due yet.
+  for (size_t i = 0; i + 1 < parts.size(); ++i) EXPECT_GT(each.at(parts[i]), 0) << parts[i];
 
   const json set = report(file("three.ssr"), {"--top", "0"});
   EXPECT_EQ(set.at("samples").get<double>(), sum(each));
