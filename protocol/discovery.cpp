@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -58,6 +59,35 @@ long pidInItsNamespace(long pid) {
   return pid;
 }
 
+// When the process started, in seconds since the epoch (its start in clock ticks after boot,
+// /proc/PID/stat's 22nd field, plus the boot time); 0 when unknown.
+long long processStartEpoch(long pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text;
+  std::getline(stat, text);
+  const size_t comm_end = text.rfind(')');  // the name may hold spaces and parentheses
+  if (comm_end == std::string::npos) return 0;
+  std::istringstream fields(text.substr(comm_end + 2));
+  std::string field;
+  unsigned long long start_ticks = 0;
+  for (int n = 3; n <= 22 && fields >> field; ++n)
+    if (n == 22) start_ticks = std::strtoull(field.c_str(), nullptr, 10);
+  std::ifstream machine("/proc/stat");
+  long long boot = 0;
+  for (std::string line; std::getline(machine, line);)
+    if (line.rfind("btime ", 0) == 0) boot = std::atoll(line.c_str() + 6);
+  const long ticks = sysconf(_SC_CLK_TCK);
+  return boot > 0 && ticks > 0 && start_ticks > 0 ? boot + static_cast<long long>(start_ticks / ticks) : 0;
+}
+
+// Control files older than the process were left by an earlier process of the same pid (one
+// killed before it could remove them): the agent writes them after its JVM started.
+bool leftByAnEarlierProcess(const std::string& path, long pid) {
+  struct stat file {};
+  const long long started = processStartEpoch(pid);
+  return started > 0 && ::stat(path.c_str(), &file) == 0 && file.st_mtime + 2 < started;
+}
+
 }  // namespace
 
 bool writeControlFiles(const std::string& directory, long pid, const std::string& address, const std::string& token,
@@ -86,7 +116,7 @@ bool locateAgent(long pid, AgentLocation& out, std::string& error) {
   for (const std::string& directory : {proc + "/root" + kControlDirectory, std::string(kControlDirectory)}) {
     const long named = directory == kControlDirectory ? pid : inner;
     const std::string address = firstLine(addressFilePath(directory, named));
-    if (address.empty()) continue;
+    if (address.empty() || leftByAnEarlierProcess(addressFilePath(directory, named), pid)) continue;
     const std::string token_path = tokenFilePath(directory, named);
     const std::string token = firstLine(token_path);
     if (token.empty()) {

@@ -1,5 +1,6 @@
 #include "protocol/discovery.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -65,6 +66,21 @@ TEST(Locate, ANonexistentProcessIsNamed) {
   // This test process exists but has no control server.
   EXPECT_FALSE(locateAgent(getpid(), location, error));
   EXPECT_NE(error.find("no stackscope control server"), std::string::npos);
+}
+
+// Files an earlier process of the same pid left (killed before it removed them) are older than
+// this process: they are not its server's.
+TEST(Locate, ControlFilesOlderThanTheProcessAreNotItsOwn) {
+  const long pid = getpid();
+  std::string error;
+  ASSERT_TRUE(writeControlFiles(kControlDirectory, pid, "127.0.0.1:1", "secret", error)) << error;
+  AgentLocation location;
+  EXPECT_TRUE(locateAgent(pid, location, error)) << error;  // written now: this process's
+  const timespec long_ago[2] = {{1'000'000'000, 0}, {1'000'000'000, 0}};  // 2001
+  ASSERT_EQ(utimensat(AT_FDCWD, addressFilePath(kControlDirectory, pid).c_str(), long_ago, 0), 0);
+  EXPECT_FALSE(locateAgent(pid, location, error));
+  EXPECT_NE(error.find("no stackscope control server"), std::string::npos) << error;
+  removeControlFiles(kControlDirectory, pid);
 }
 
 }  // namespace
