@@ -362,7 +362,11 @@ TEST_F(ControlSessions, TopOnAJvmWithoutTheAgentLoadsItAndLeavesNothingBehind) {
   ASSERT_EQ(refreshes.size(), 3u);
   const json& last = refreshes.back();
   ASSERT_FALSE(last.at("methods").empty()) << last.dump(1).substr(0, 2000);
-  EXPECT_EQ(last.at("methods")[0].at("method"), kWorkloads + "Cpu.mix") << last.dump(1).substr(0, 2000);
+  // alpha's time is Cpu.mix's. Code compiled before the attach has no debug info between
+  // safepoints, so a sample in mix's loop may land on the inlined Cpu.threadNs it calls (a CI
+  // run: 47 % self there): mix's total holds both, its self need not.
+  EXPECT_NEAR(methodTotal(last, kWorkloads + "Cpu.mix") / methodTotal(last, kThreeWay + "alpha"), 1.0, 0.05)
+      << last.dump(1).substr(0, 2000);
   expectThreeWaySplit(last);
   const stackscope::native::AttachResult dump = stackscope::native::attachCommand(jvm.pid(), "threaddump", {}, 10'000);
   ASSERT_EQ(dump.error, stackscope::native::AttachError::None) << dump.message;
