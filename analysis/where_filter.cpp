@@ -90,11 +90,14 @@ class Condition : public Node {
       case WhereField::Thread:
       case WhereField::Tid: return cached(event.thread, [&] { return matchThread(event.thread); });
       case WhereField::Class:
-        // An event about an object (an allocation) answers with the object's class.
+        // An event about an object (an allocation) answers with the object's class, an
+        // exception with the class it threw (its stack is its own: the thrown class on top).
         if (const uint32_t object_class = recording_.label(event, Label::ObjectClass)) {
           return cachedIn(class_cache_, object_class,
                           [&] { return matchClassGlob(value_, recording_.string(object_class)); });
         }
+        if (event.kind == EventKind::Exception)
+          return cached(event.stack, [&] { return matchClassGlob(value_, recording_.thrownClass(event.stack)); });
         [[fallthrough]];
       case WhereField::Method:
       case WhereField::Package:
@@ -328,8 +331,16 @@ std::vector<std::string> unmatchedMethodPatterns(const WhereNode& expression, co
       if (object_class[id] && matchClassGlob(pattern, recording.strings[id])) return true;
     return false;
   };
+  // ... or the classes exceptions threw (the pseudo-frame on top of their stacks).
+  const auto namesThrownClass = [&](const std::string& pattern) {
+    for (uint32_t stack = 1; stack < recording.stacks.size(); ++stack) {
+      const std::string_view thrown = recording.thrownClass(stack);
+      if (!thrown.empty() && matchClassGlob(pattern, thrown)) return true;
+    }
+    return false;
+  };
   for (auto it = conditions.rbegin(); it != conditions.rend(); ++it) {
-    if ((*it)->field == WhereField::Class && namesObjectClass((*it)->value)) continue;
+    if ((*it)->field == WhereField::Class && (namesObjectClass((*it)->value) || namesThrownClass((*it)->value))) continue;
     // A condition compiled alone answers for one frame: the top frame of a stack made of it.
     Condition condition(**it, recording, names);
     bool any = false;

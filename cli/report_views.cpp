@@ -24,7 +24,9 @@ namespace {
 
 using analysis::ResourceType;
 
-analysis::GroupBy groupOf(ResourceType type) {
+// The classes of exception events are the classes they threw.
+analysis::GroupBy groupOf(ResourceType type, analysis::EventKind kind) {
+  if (type == ResourceType::Classes && kind == analysis::EventKind::Exception) return analysis::GroupBy::Exception;
   switch (type) {
     case ResourceType::Users: return analysis::GroupBy::User;
     case ResourceType::Sessions: return analysis::GroupBy::Session;
@@ -115,7 +117,7 @@ void writeView(std::ostream& out, const analysis::Recording& rec, const analysis
     default: {
       // The allocations of a selection are shown by class: 'methods[X]/allocations'.
       const std::string name = analysis::resourceTypeName(view == ResourceType::Allocations ? ResourceType::Classes : view);
-      const auto stats = analysis::computeGroupStats(rec, groupOf(view), scope);
+      const auto stats = analysis::computeGroupStats(rec, groupOf(view, options.event), scope);
       if (json) exporting::writeJson(out, exporting::groupJson(rec, stats, name, options));
       else exporting::writeGroupText(out, rec, stats, name, options);
     }

@@ -180,6 +180,14 @@ void checkThrowsCountedExactly(const std::string& path, const std::string& sourc
   EXPECT_EQ(find(argument_sites, "methods", "method", kWorkloads + "Throws.throwState"), nullptr);
   const json unsupported = report(path, {"--event", "exception", "--where", "exception=java.lang.Unsupported*"});
   EXPECT_EQ(unsupported.at("samples"), 3u) << unsupported.dump(1);
+  // An exception's class is the class it threw, as an allocation's is its object's: the
+  // classes view, classes[C] and --where class= say the same as the exception forms.
+  const json by_class = report(path, {"--event", "exception", "--view", "classes"});
+  const json* state_class = find(by_class, "classes", "value", "java.lang.IllegalStateException");
+  ASSERT_NE(state_class, nullptr) << by_class.dump(1);
+  EXPECT_EQ(state_class->at(metric), 1000u) << by_class.dump(1);
+  EXPECT_EQ(report(path, {"--event", "exception", "--view", "classes[java.lang.IllegalArgumentException]/methods"}).at("samples"), 500u);
+  EXPECT_EQ(report(path, {"--event", "exception", "--where", "class=java.lang.Unsupported*"}).at("samples"), 3u);
 }
 
 TEST_F(Traces, ExceptionsAreCountedExactlyByClassAndSite) {
