@@ -31,14 +31,34 @@ bool JavaThreadTids::bind(const VmStructs& vm, JNIEnv* jni) {
   thread_id_offset_ = vm.fieldOffset("OSThread", "_thread_id");
   thread_id_size_ = vm.fieldSize("OSThread", "_thread_id");
   if (thread_id_size_ == 0) thread_id_size_ = sizeof(pid_t);  // a table without type strings
+  for (const char* type : {"Thread", "JavaThread"}) {
+    if (stack_base_offset_ < 0) stack_base_offset_ = vm.fieldOffset(type, "_stack_base");
+    if (stack_size_offset_ < 0) stack_size_offset_ = vm.fieldOffset(type, "_stack_size");
+  }
   return eetop_ && os_thread_offset_ >= 0 && thread_id_offset_ >= 0 &&
          (thread_id_size_ == sizeof(int32_t) || thread_id_size_ == sizeof(int64_t));
 }
 
+uintptr_t JavaThreadTids::javaThreadOf(JNIEnv* jni, jthread thread) const {
+  return eetop_ ? static_cast<uintptr_t>(jni->GetLongField(thread, eetop_)) : 0;  // 0: not started, or exited
+}
+
+StackBounds JavaThreadTids::stackOf(JNIEnv* jni, jthread thread) const {
+  const uintptr_t java_thread = javaThreadOf(jni, thread);
+  if (java_thread == 0 || stack_base_offset_ < 0 || stack_size_offset_ < 0) return {};
+  uintptr_t base = 0;
+  uint64_t size = 0;
+  if (!readOwnMemory(java_thread + stack_base_offset_, &base, sizeof base) ||
+      !readOwnMemory(java_thread + stack_size_offset_, &size, sizeof size) || size == 0 || size > base) {
+    return {};
+  }
+  return {base - size, base};
+}
+
 pid_t JavaThreadTids::tidOf(JNIEnv* jni, jthread thread) const {
-  if (!eetop_ || os_thread_offset_ < 0 || thread_id_offset_ < 0) return 0;
-  const auto java_thread = static_cast<uintptr_t>(jni->GetLongField(thread, eetop_));
-  if (java_thread == 0) return 0;  // not started yet, or exited
+  if (os_thread_offset_ < 0 || thread_id_offset_ < 0) return 0;
+  const uintptr_t java_thread = javaThreadOf(jni, thread);
+  if (java_thread == 0) return 0;
   uintptr_t os_thread = 0;
   if (!readOwnMemory(java_thread + os_thread_offset_, &os_thread, sizeof os_thread) || os_thread == 0) return 0;
   int64_t tid = 0;

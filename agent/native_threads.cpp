@@ -25,9 +25,11 @@ constexpr const char *kNamePrefix = "jvm:";
 } // namespace
 
 NativeThreads::NativeThreads(ThreadRegistry &registry, MetaQueue &meta,
-                             int64_t interval_ns, int64_t start_ns)
+                             int64_t interval_ns, int64_t start_ns,
+                             bool sample_unannounced)
     : registry_(registry), meta_(meta), interval_ns_(interval_ns),
-      start_ns_(start_ns), entries_(new Entry[kCapacity]),
+      start_ns_(start_ns), sample_unannounced_(sample_unannounced),
+      entries_(new Entry[kCapacity]),
       task_dir_(open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) {}
 
 ThreadSlot *NativeThreads::find(pid_t tid) const {
@@ -48,6 +50,18 @@ uint64_t NativeThreads::threadCount() const {
 
 bool NativeThreads::threadCountChanged() const {
   return threadCount() != thread_count_.load(std::memory_order_relaxed);
+}
+
+bool NativeThreads::stackPending() const {
+  for (uint32_t i = 0; i < kCapacity; ++i) {
+    if (entries_[i].tid.load(std::memory_order_acquire) == 0)
+      continue;
+    const ThreadSlot &slot = *entries_[i].slot.load(std::memory_order_acquire);
+    if (!slot.stack_ready.load(std::memory_order_acquire) &&
+        slot.native_sp.load(std::memory_order_relaxed) != 0)
+      return true;
+  }
+  return false;
 }
 
 void NativeThreads::scan() {
@@ -88,9 +102,13 @@ void NativeThreads::scan() {
         slot.stack = mappingHolding(sp);
         if (slot.stack.base != 0)
           slot.stack_ready.store(true, std::memory_order_release);
+        else // not a stack after all: pending again only once a sample leaves another
+          slot.native_sp.store(0, std::memory_order_relaxed);
       }
     }
   }
+  if (!sample_unannounced_)
+    return;
   for (const native::ProcessThread &task : tasks) {
     if (!java.contains(task.tid) && !find(task.tid))
       startLocked(task.tid, task.name);
@@ -139,7 +157,7 @@ NativeThreads::Entry *NativeThreads::freeEntryLocked() {
 }
 
 void NativeThreads::fillLocked(Entry &entry, ThreadSlot *slot) {
-  const uintptr_t sp = blockedStackPointer(slot->tid);
+  const uintptr_t sp = slot->stack.base != 0 ? 0 : blockedStackPointer(slot->tid);
   if (sp != 0)
     slot->stack = mappingHolding(sp);
   slot->stack_ready.store(slot->stack.base != 0, std::memory_order_relaxed);

@@ -39,8 +39,11 @@ public:
   // How many such threads are sampled at once; more are left out (and counted).
   static constexpr uint32_t kCapacity = 1024;
 
+  // `sample_unannounced`: whether a scan gives the threads JVMTI does not announce
+  // slots (mixed mode); without it the table holds the adopted threads alone, and
+  // a scan only finds their stacks and retires those that ended.
   NativeThreads(ThreadRegistry &registry, MetaQueue &meta, int64_t interval_ns,
-                int64_t start_ns);
+                int64_t start_ns, bool sample_unannounced);
   ~NativeThreads(); // frees the slots: capture must be stopped
   NativeThreads(const NativeThreads &) = delete;
   NativeThreads &operator=(const NativeThreads &) = delete;
@@ -53,6 +56,10 @@ public:
   // stat() call, so that a new thread (a GC worker, a compiler) is found within
   // a writer cycle, not a second.
   bool threadCountChanged() const;
+  // Whether a thread whose stack is not known yet has since left its stack
+  // pointer (stack_capture.cpp): the next scan can find that stack, and until
+  // then its samples cannot step out of a stub. Reads every entry: once a cycle.
+  bool stackPending() const;
   // Stops every timer; no later scan starts one. At VM death.
   void close();
 
@@ -86,6 +93,7 @@ private:
   MetaQueue &meta_;
   const int64_t interval_ns_;
   const int64_t start_ns_;
+  const bool sample_unannounced_;
   Entry *entries_; // kCapacity
   std::atomic<uint64_t> left_out_{0};
 

@@ -32,6 +32,16 @@ StackBounds currentThreadStack() {
   return {reinterpret_cast<uintptr_t>(low), reinterpret_cast<uintptr_t>(low) + size};
 }
 
+// The VM's account of a thread's stack, kept only where it lies in one readable mapping (the
+// part above the guard pages): the signal handler reads what these bounds allow.
+StackBounds checkedStack(StackBounds vm_stack) {
+  if (vm_stack.base <= vm_stack.low) return {};
+  const StackBounds mapping = mappingHolding(vm_stack.base - 8);
+  if (mapping.base <= mapping.low) return {};
+  const StackBounds kept{std::max(vm_stack.low, mapping.low), std::min(vm_stack.base, mapping.base)};
+  return kept.low < kept.base ? kept : StackBounds{};
+}
+
 // `tid` if the process has that task (a tid read from the VM for a thread that exited since
 // is not one), else 0.
 pid_t listedTid(pid_t tid, const std::vector<native::ProcessThread>& tasks) {
@@ -238,7 +248,7 @@ void ThreadTracker::onStart(JNIEnv* jni, jthread thread) {
 }
 
 void ThreadTracker::forEachRunning(JNIEnv* jni, bool (*is_agent_thread)(JNIEnv* jni, jthread thread),
-                                   const std::function<void(jthread, pid_t)>& fn) {
+                                   const std::function<void(jthread, pid_t, StackBounds)>& fn) {
   jint count = 0;
   jthread* threads = nullptr;
   if (jvmti_->GetAllThreads(&count, &threads) != JVMTI_ERROR_NONE) return;
@@ -252,7 +262,8 @@ void ThreadTracker::forEachRunning(JNIEnv* jni, bool (*is_agent_thread)(JNIEnv* 
     pid_t tid = by_vm ? listedTid(tids.tidOf(jni, threads[i]), tasks) : 0;
     if (tid == 0) tid = tidByOsName(os_names, i, tasks);
     if (tid == 0 && os_names[i] == "main") tid = mainThreadTid(tasks);
-    if (!is_agent_thread(jni, threads[i])) fn(threads[i], tid);
+    const StackBounds stack = by_vm && tid != 0 ? checkedStack(tids.stackOf(jni, threads[i])) : StackBounds{};
+    if (!is_agent_thread(jni, threads[i])) fn(threads[i], tid, stack);
     jni->DeleteLocalRef(threads[i]);
   }
   jvmti_->Deallocate(reinterpret_cast<unsigned char*>(threads));
@@ -262,15 +273,16 @@ void ThreadTracker::registerRunning(JNIEnv* jni, bool (*is_agent_thread)(JNIEnv*
   // cpu mode leaves the foreign threads out: no agent code runs on them to set the
   // thread-local slot their handler would look for (after an attach, adoptRunning does).
   if (options_.mode != SampleMode::Wall) return;
-  forEachRunning(jni, is_agent_thread, [&](jthread thread, pid_t tid) { registerForeign(jni, thread, tid); });
+  forEachRunning(jni, is_agent_thread, [&](jthread thread, pid_t tid, StackBounds) { registerForeign(jni, thread, tid); });
 }
 
 void ThreadTracker::adoptRunning(JNIEnv* jni, bool (*is_agent_thread)(JNIEnv* jni, jthread thread),
                                  NativeThreads& table) {
-  forEachRunning(jni, is_agent_thread, [&](jthread thread, pid_t tid) {
+  forEachRunning(jni, is_agent_thread, [&](jthread thread, pid_t tid, StackBounds stack) {
     if (tid == 0) return;  // its OS thread not found by name: it cannot be given a timer
     MetaEvent start;
     ThreadSlot* slot = newSlot(jni, thread, tid, start);
+    slot->stack = stack;  // else the table finds it from a stack pointer (native_threads.h)
     slot->metric_base = readThreadCounters(tid);
     // The table has no JNI to release references with; its slots need none.
     if (slot->name_ref) jni->DeleteWeakGlobalRef(slot->name_ref);

@@ -76,9 +76,10 @@ class ThreadTracker {
   // A new slot for `thread`, and in `start` its ThreadStart event with its record.
   ThreadSlot* newSlot(JNIEnv* jni, jthread thread, pid_t tid, MetaEvent& start);
   void registerForeign(JNIEnv* jni, jthread thread, pid_t tid);
-  // fn(thread, tid) for every live thread but the agent's; tid 0 when not found by name.
+  // fn(thread, tid, stack) for every live thread but the agent's; tid 0 when not found by
+  // name, stack zeros when the VM's account of it cannot be read or checked.
   void forEachRunning(JNIEnv* jni, bool (*is_agent_thread)(JNIEnv* jni, jthread thread),
-                      const std::function<void(jthread, pid_t)>& fn);
+                      const std::function<void(jthread, pid_t, StackBounds)>& fn);
   void release(JNIEnv* jni, ThreadSlot* slot);
   // The id of the thread that ran on this OS thread before (0 if none) and forgets it.
   uint32_t earlierIdOnOsThread(pid_t tid, uint64_t os_start);

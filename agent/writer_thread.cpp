@@ -111,7 +111,8 @@ void WriterThread::publish() {
 void WriterThread::cycle(JNIEnv* jni, bool last) {
   const int64_t now = monotonicNs();
   const int64_t time_ns = now - in_.start_ns;
-  if (in_.native_threads && !last && (now >= next_scan_ns_ || in_.native_threads->threadCountChanged())) {
+  if (in_.native_threads && !last &&
+      (now >= next_scan_ns_ || in_.native_threads->threadCountChanged() || in_.native_threads->stackPending())) {
     in_.native_threads->scan();  // before drainMeta: the records of the threads it found
     next_scan_ns_ = now + kNativeScanPeriodNs;
   }

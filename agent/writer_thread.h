@@ -52,7 +52,7 @@ struct WriterInputs {
   const AnnotationTable* annotations;
   const Options* options;
   const CodeRegions* code_regions;  // names the stub frames of the stack capture
-  NativeThreads* native_threads;    // mixed mode: scanned every second; null when off
+  NativeThreads* native_threads;    // threads found by tid (mixed mode, adopted at attach): scanned every second; null when none
   GcTrace* gc_trace;                // the traces, each null when off
   ExceptionTrace* exceptions;
   AllocTrace* allocs;  // also the live trace's deaths
