@@ -1,8 +1,12 @@
 // Ctrl-C as the end of a long-running front-end command (connect's stream, top): while an
-// InterruptScope lives, SIGINT sets a flag the command's loop polls instead of killing it, so
-// that it ends cleanly (its file complete, its connection closed).
+// InterruptScope lives, SIGINT (and SIGTERM, SIGHUP: a terminal closed, a `timeout`) sets a
+// flag the command's loop polls instead of killing it, so that it ends cleanly (its file
+// complete, its connection closed, an agent it loaded detached). SIGPIPE is ignored meanwhile:
+// a reader that went away (`top --json | head`) makes the next write to stdout fail, which
+// the command takes as the same end, instead of dying with the JVM left recording.
 #pragma once
 
+#include <array>
 #include <csignal>
 
 namespace stackscope::cli {
@@ -11,20 +15,27 @@ class InterruptScope {
  public:
   InterruptScope() {
     flag() = 0;
-    previous_ = std::signal(SIGINT, [](int) { flag() = 1; });
+    for (size_t i = 0; i < kEnding.size(); ++i) previous_[i] = std::signal(kEnding[i], [](int) { flag() = 1; });
+    previous_pipe_ = std::signal(SIGPIPE, SIG_IGN);
   }
-  ~InterruptScope() { std::signal(SIGINT, previous_); }
+  ~InterruptScope() {
+    for (size_t i = 0; i < kEnding.size(); ++i) std::signal(kEnding[i], previous_[i]);
+    std::signal(SIGPIPE, previous_pipe_);
+  }
   InterruptScope(const InterruptScope&) = delete;
   InterruptScope& operator=(const InterruptScope&) = delete;
 
   bool interrupted() const { return flag() != 0; }
 
  private:
+  static constexpr std::array<int, 3> kEnding = {SIGINT, SIGTERM, SIGHUP};
+
   static volatile std::sig_atomic_t& flag() {
     static volatile std::sig_atomic_t interrupted = 0;
     return interrupted;
   }
-  void (*previous_)(int) = nullptr;
+  std::array<void (*)(int), 3> previous_{};
+  void (*previous_pipe_)(int) = nullptr;
 };
 
 }  // namespace stackscope::cli

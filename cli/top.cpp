@@ -223,13 +223,15 @@ int runTop(const TopArgs& args) {
   const int64_t interval_ns = parseDurationOption(args.interval, "--interval");
   const int64_t window_ns = parseDurationOption(args.window, "--window");
   if (args.iterations < 0) throw UserError("--iterations must be 0 (no limit) or more");
+  // First: an end asked for while the agent loads, or while it detaches at the end, waits
+  // for that to finish.
+  const InterruptScope interrupt;
   DrivenJvm jvm;
   const LoadedForTop loaded(args.target, args.token, jvm);
   protocol::Client& client = jvm.client;
   std::string error;
   StreamFile stream;
   client.setStreamSink([&](std::string_view bytes) { stream.append(bytes); });
-  const InterruptScope interrupt;
   // Asks for the stream of the file being written and waits for its first bytes: a refresh
   // counts from them, with the file's start in its window.
   const auto openStream = [&] {
@@ -264,6 +266,7 @@ int runTop(const TopArgs& args) {
     } catch (const format::FormatError& e) {
       std::cerr << "stackscope: warning: the stream is not readable yet: " << e.what() << '\n';
     }
+    if (!std::cout) break;  // its reader went away (a closed pipe): the end, as at Ctrl-C
     if (stream.ended()) {
       // With rotation a stream follows one file: while the agent records, the next is asked
       // for (the window then starts again with it).

@@ -377,6 +377,29 @@ TEST_F(ControlSessions, TopOnAJvmWithoutTheAgentLoadsItAndLeavesNothingBehind) {
     EXPECT_NE(entry.path().filename().string().rfind(prefix, 0), 0u) << entry.path() << " left behind";
 }
 
+// top whose output's reader goes away (`top --json | head -c 100`): the next refresh's write
+// fails, and top ends as at Ctrl-C, detaching the agent it loaded and removing its file. Before,
+// SIGPIPE killed it and the JVM went on recording into the temporary file, and refused the
+// next attach ("a recording is already running"). SIGTERM ends it the same way.
+TEST_F(ControlSessions, TopWhoseReaderGoesAwayOrThatIsTerminatedLeavesNothingBehind) {
+  Child jvm(javaCommand("AttachTarget", {"20000"}));
+  ASSERT_TRUE(jvm.waitForStdout("ready", kWait));
+  const std::string top = std::string(STACKSCOPE_BIN) + " top " + std::to_string(jvm.pid()) + " --interval 1s";
+  ProcessResult piped = run({"/bin/sh", "-c", top + " --json --iterations 20 | head -c 100"});
+  EXPECT_EQ(piped.out.size(), 100u) << piped.err;
+  ProcessResult terminated = run({"/bin/sh", "-c", "timeout --preserve-status -s TERM 4 " + top + " > /dev/null; echo $?"});
+  EXPECT_EQ(terminated.out, "0\n") << "top ended cleanly on SIGTERM: " << terminated.err;
+  const stackscope::native::AttachResult dump = stackscope::native::attachCommand(jvm.pid(), "threaddump", {}, 10'000);
+  ASSERT_EQ(dump.error, stackscope::native::AttachError::None) << dump.message;
+  EXPECT_EQ(dump.reply.find("\"stackscope-"), std::string::npos) << "an agent thread is left";
+  const std::string prefix = "stackscope-top-" + std::to_string(jvm.pid()) + "-";
+  for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::temp_directory_path()))
+    EXPECT_NE(entry.path().filename().string().rfind(prefix, 0), 0u) << entry.path() << " left behind";
+  ProcessResult attached = run({STACKSCOPE_BIN, "attach", std::to_string(jvm.pid()), "-e", "cpu", "--duration", "1s",
+                                "-o", file("after-top.ssr")});
+  EXPECT_EQ(attached.exit_code, 0) << attached.err;
+}
+
 // A JVM that records since its start, with no control server: attach and top load the agent's
 // server to reach it. attach is refused (one recording at a time) and says where the recording
 // goes; top shows that recording. Neither detaches the agent, which would end it: each closes
