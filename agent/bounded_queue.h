@@ -53,12 +53,16 @@ class BoundedQueue {
     });
   }
 
+  // A frame store that grew past this (a burst of deep stacks) is given back rather than kept.
+  static constexpr size_t kMaxKeptFrames = 1 << 20;  // 16 MiB of RawFrame
+
   // Writer thread: moves every queued item into `out` (cleared first), and the frame store
   // into `out_frames`, at once. The vectors are swapped, so the queue goes on in the writer's
   // previous ones, whose memory is already there.
   void takeAll(std::vector<T>& out, std::vector<RawFrame>& out_frames) {
     out.clear();
     out_frames.clear();
+    if (out_frames.capacity() > kMaxKeptFrames) std::vector<RawFrame>().swap(out_frames);
     std::lock_guard<std::mutex> lock(mutex_);
     out.swap(queue_);
     out_frames.swap(frames_);

@@ -87,5 +87,26 @@ TEST(BoundedQueue, EachItemKeepsItsOwnFrames) {
   EXPECT_GT(taken, 0u);
 }
 
+// A frame store grown past kMaxKeptFrames by a burst is given back at the next take, not kept
+// for the rest of the run; a smaller one is kept and reused.
+TEST(BoundedQueue, AFrameStoreGrownByABurstIsGivenBack) {
+  struct Item {
+    FrameRange frames;
+  };
+  BoundedQueue<Item> queue(8);
+  const std::vector<RawFrame> burst(BoundedQueue<Item>::kMaxKeptFrames + 1, RawFrame{1, nullptr});
+  queue.push(Item{}, burst);
+  std::vector<Item> batch;
+  std::vector<RawFrame> store;
+  queue.takeAll(batch, store);
+  ASSERT_EQ(batch.size(), 1u);
+  EXPECT_EQ(batch[0].frames.in(store).size(), burst.size());
+  queue.push(Item{}, std::vector<RawFrame>(3, RawFrame{2, nullptr}));
+  queue.takeAll(batch, store);  // gives the burst's store back, takes the small one
+  EXPECT_EQ(batch[0].frames.in(store).size(), 3u);
+  queue.takeAll(batch, store);
+  EXPECT_LE(store.capacity(), BoundedQueue<Item>::kMaxKeptFrames);
+}
+
 }  // namespace
 }  // namespace stackscope::agent
