@@ -46,8 +46,9 @@ void ExceptionTrace::onException(JNIEnv* jni, jobject exception, jmethodID catch
   if (!start(jni, thrown)) return;
   thrown.uncaught = catch_method == nullptr;
   thrown.class_name = class_names_.nameOf(jni, exception);
-  thrown.frames = jvmtiStack(jvmti_, nullptr);
-  queue_.push(std::move(thrown));
+  RawFrame frames[kMaxFrames];
+  const size_t count = jvmtiStackInto(jvmti_, nullptr, frames);
+  queue_.push(std::move(thrown), {frames, count});
 }
 
 void ExceptionTrace::onCreated(JNIEnv* jni, jobject throwable) {
@@ -55,8 +56,9 @@ void ExceptionTrace::onCreated(JNIEnv* jni, jobject throwable) {
   if (!start(jni, created)) return;
   created.created = true;
   created.class_name = class_names_.nameOf(jni, throwable);
-  created.frames = callingThreadStack(jvmti_, jni);
-  queue_.push(std::move(created));
+  RawFrame frames[kMaxFrames];
+  const size_t count = callingThreadStackInto(jvmti_, jni, frames);
+  queue_.push(std::move(created), {frames, count});
 }
 
 bool ExceptionTrace::isConstructionMethod(JNIEnv* jni, const void* method) {
@@ -83,7 +85,7 @@ bool ExceptionTrace::isConstructionMethod(JNIEnv* jni, const void* method) {
   return construction;
 }
 
-size_t ExceptionTrace::constructionFrames(JNIEnv* jni, const std::vector<RawFrame>& frames) {
+size_t ExceptionTrace::constructionFrames(JNIEnv* jni, std::span<const RawFrame> frames) {
   size_t n = 0;
   while (n < frames.size() && isConstructionMethod(jni, frames[n].method)) ++n;
   return n;

@@ -27,6 +27,7 @@
 #include <jvmti.h>
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -45,7 +46,7 @@ struct ThrownException {
   bool created = false;   // created mode: `frames` still begin with the constructor's frames
   // "java.lang.IllegalStateException": interned by the trace (object_class.h).
   const std::string* class_name = nullptr;
-  std::vector<RawFrame> frames;  // the throw (or creation) site first
+  FrameRange frames;  // in the batch's frame store (takeAll): the throw (or creation) site first
 };
 
 class ExceptionTrace {
@@ -66,8 +67,9 @@ class ExceptionTrace {
   // Throwable.fillInStackTrace(int) on `throwable` (created mode), before the JDK's own.
   void onCreated(JNIEnv* jni, jobject throwable);
 
-  // Writer thread: moves every queued exception into `out` (cleared first).
-  void takeAll(std::vector<ThrownException>& out) { queue_.takeAll(out); }
+  // Writer thread: moves every queued exception into `out` and their frames into `frames`
+  // (both cleared first).
+  void takeAll(std::vector<ThrownException>& out, std::vector<RawFrame>& frames) { queue_.takeAll(out, frames); }
   uint64_t dropped() const { return queue_.dropped(); }
   // Whether the trace could see nothing: created mode, and Throwable.fillInStackTrace(int)
   // was never bound through the agent (it is bound when first called).
@@ -77,7 +79,7 @@ class ExceptionTrace {
   // (Throwable.fillInStackTrace, and the constructors of Throwable classes, `<init>`) rather
   // than the code that created it. An exception created in another exception's constructor
   // is so placed where the outer one was created.
-  size_t constructionFrames(JNIEnv* jni, const std::vector<RawFrame>& frames);
+  size_t constructionFrames(JNIEnv* jni, std::span<const RawFrame> frames);
 
  private:
   // The event's common part on the calling thread; false for threads the trace leaves out.

@@ -12,27 +12,35 @@
 
 namespace stackscope::agent {
 
-// `thread` nullptr: the calling thread. Empty when the VM cannot give the stack.
-inline std::vector<RawFrame> jvmtiStack(jvmtiEnv* jvmti, jthread thread) {
+// `thread` nullptr: the calling thread. Fills `out` (room for kMaxFrames) and returns the
+// count, 0 when the VM cannot give the stack.
+inline size_t jvmtiStackInto(jvmtiEnv* jvmti, jthread thread, RawFrame* out) {
   jvmtiFrameInfo frames[kMaxFrames];
   jint count = 0;
   if (jvmti->GetStackTrace(thread, 0, kMaxFrames, frames, &count) != JVMTI_ERROR_NONE) count = 0;
-  std::vector<RawFrame> out(static_cast<size_t>(count));
   // GetStackTrace's location is the bytecode index for Java frames, -1 for native ones.
   for (jint i = 0; i < count; ++i) out[i] = {static_cast<int32_t>(frames[i].location), frames[i].method};
-  return out;
+  return static_cast<size_t>(count);
 }
 
-// The calling thread's stack, in a wrapped JNI native (throwable_hook.h, park_hook.h):
-// AsyncGetCallTrace from its last Java frame, several times cheaper than GetStackTrace's
-// walk; GetStackTrace when that walk fails. Not for JVMTI callbacks from monitor events:
-// there AsyncGetCallTrace finds no Java frame to start from (-4 on HotSpot 17 and 25, checked
-// on LockContention), so they use jvmtiStack.
+inline std::vector<RawFrame> jvmtiStack(jvmtiEnv* jvmti, jthread thread) {
+  RawFrame frames[kMaxFrames];
+  return std::vector<RawFrame>(frames, frames + jvmtiStackInto(jvmti, thread, frames));
+}
+
+// The calling thread's stack, in a wrapped JNI native (throwable_hook.h, park_hook.h), into
+// `out` (room for kMaxFrames): AsyncGetCallTrace from its last Java frame, several times
+// cheaper than GetStackTrace's walk; GetStackTrace when that walk fails. Not for JVMTI
+// callbacks from monitor events: there AsyncGetCallTrace finds no Java frame to start from
+// (-4 on HotSpot 17 and 25, checked on LockContention), so they use jvmtiStack.
+inline size_t callingThreadStackInto(jvmtiEnv* jvmti, JNIEnv* jni, RawFrame* out) {
+  const int count = walkThreadInNative(jni, out, kMaxFrames);
+  return count > 0 ? static_cast<size_t>(count) : jvmtiStackInto(jvmti, nullptr, out);
+}
+
 inline std::vector<RawFrame> callingThreadStack(jvmtiEnv* jvmti, JNIEnv* jni) {
   RawFrame frames[kMaxFrames];
-  const int count = walkThreadInNative(jni, frames, kMaxFrames);
-  if (count <= 0) return jvmtiStack(jvmti, nullptr);
-  return std::vector<RawFrame>(frames, frames + count);
+  return std::vector<RawFrame>(frames, frames + callingThreadStackInto(jvmti, jni, frames));
 }
 
 }  // namespace stackscope::agent

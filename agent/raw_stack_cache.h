@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <span>
 #include <unordered_map>
 #include <vector>
 
@@ -22,7 +23,7 @@ class RawStackCache {
   static constexpr size_t kMaxFramesHeld = 1 << 20;  // 16 MiB of RawFrame
 
   // The stack's id, 0 when not known.
-  uint32_t find(uint32_t top, const std::vector<RawFrame>& frames) const {
+  uint32_t find(uint32_t top, std::span<const RawFrame> frames) const {
     const auto it = entries_.find(hashOf(top, frames));
     return it != entries_.end() && it->second.top == top && same(it->second.frames, frames) ? it->second.stack : 0;
   }
@@ -33,14 +34,14 @@ class RawStackCache {
     frames_held_ = 0;
   }
 
-  void remember(uint32_t top, const std::vector<RawFrame>& frames, uint32_t stack) {
+  void remember(uint32_t top, std::span<const RawFrame> frames, uint32_t stack) {
     if (entries_.size() >= kMaxEntries || frames_held_ + frames.size() > kMaxFramesHeld) {
       entries_.clear();
       frames_held_ = 0;
     }
     Entry& entry = entries_[hashOf(top, frames)];
     frames_held_ += frames.size() - entry.frames.size();
-    entry = {top, frames, stack};
+    entry = {top, std::vector<RawFrame>(frames.begin(), frames.end()), stack};
   }
 
  private:
@@ -50,7 +51,7 @@ class RawStackCache {
     uint32_t stack;
   };
 
-  static bool same(const std::vector<RawFrame>& a, const std::vector<RawFrame>& b) {
+  static bool same(const std::vector<RawFrame>& a, std::span<const RawFrame> b) {
     if (a.size() != b.size()) return false;
     for (size_t i = 0; i < a.size(); ++i)
       if (a[i].bci != b[i].bci || a[i].method != b[i].method) return false;
@@ -58,7 +59,7 @@ class RawStackCache {
   }
 
   // FNV-1a over the top id and each frame's method and bci (RawFrame has padding: not memcmp).
-  static uint64_t hashOf(uint32_t top, const std::vector<RawFrame>& frames) {
+  static uint64_t hashOf(uint32_t top, std::span<const RawFrame> frames) {
     uint64_t h = 1469598103934665603ull;
     const auto mix = [&h](uint64_t v) { h = (h ^ v) * 1099511628211ull; };
     mix(top);

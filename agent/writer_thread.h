@@ -11,6 +11,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -126,10 +127,10 @@ class WriterThread {
   // method id, 0 = none) above its frames: its id in the recording, from stack_cache_ when the
   // same raw frames were seen. `construction`: a created exception's trace, whose construction
   // frames are left out (exception_trace.h).
-  uint32_t traceStack(JNIEnv* jni, uint32_t top, const std::vector<RawFrame>& frames,
+  uint32_t traceStack(JNIEnv* jni, uint32_t top, std::span<const RawFrame> frames,
                       ExceptionTrace* construction = nullptr);
   // The same without the memo, the stack's frames left in frames_ (for those who keep them).
-  uint32_t internRawStack(JNIEnv* jni, uint32_t top, const std::vector<RawFrame>& frames, size_t skip);
+  uint32_t internRawStack(JNIEnv* jni, uint32_t top, std::span<const RawFrame> frames, size_t skip);
   void drainLocks(JNIEnv* jni);
   void ensureThreadRecord(uint32_t thread);
   // Writes the Annotation record of `id` the first time an event uses it: only the
@@ -167,6 +168,7 @@ class WriterThread {
   uint64_t lost_reported_[format::kLostReasonMax + 1] = {};
   std::vector<MetaEvent> meta_batch_;
   std::vector<ThrownException> exception_batch_;
+  std::vector<RawFrame> exception_batch_frames_;  // exception_batch_'s frames (FrameRange)
   std::vector<SampledAllocation> alloc_batch_;
   std::vector<LockWait> lock_batch_;
   std::vector<Histogram> histogram_batch_;

@@ -16,13 +16,13 @@ void WriterThread::drainTraces(JNIEnv* jni, bool last) {
     });
   }
   if (ExceptionTrace* exceptions = in_.exceptions) {
-    exceptions->takeAll(exception_batch_);
+    exceptions->takeAll(exception_batch_, exception_batch_frames_);
     for (const ThrownException& thrown : exception_batch_) {
       if (thrown.thread != 0) ensureThreadRecord(thrown.thread);
       uint32_t& top = exception_frames_[{thrown.class_name, thrown.uncaught}];
       if (top == 0) top = methods_.namedId(exceptionFrameName(*thrown.class_name, thrown.uncaught));
       // A created exception's stack begins at the code that created it (exception_trace.h).
-      const uint32_t stack = traceStack(jni, top, thrown.frames, thrown.created ? exceptions : nullptr);
+      const uint32_t stack = traceStack(jni, top, thrown.frames.in(exception_batch_frames_), thrown.created ? exceptions : nullptr);
       ensureAnnotation(thrown.annotation);
       in_.writer->writeException({thrown.time_ns, thrown.thread, stack, thrown.annotation});
     }
@@ -101,7 +101,7 @@ void WriterThread::drainAllocs(JNIEnv* jni) {
   in_.allocs->drainFreed([&](const FreedObject& freed) { in_.writer->writeObjectFree({freed.time_ns, freed.tag}); });
 }
 
-uint32_t WriterThread::traceStack(JNIEnv* jni, uint32_t top, const std::vector<RawFrame>& frames,
+uint32_t WriterThread::traceStack(JNIEnv* jni, uint32_t top, std::span<const RawFrame> frames,
                                   ExceptionTrace* construction) {
   if (const uint32_t known = stack_cache_.find(top, frames)) return known;
   const size_t skip = construction ? construction->constructionFrames(jni, frames) : 0;
@@ -112,7 +112,7 @@ uint32_t WriterThread::traceStack(JNIEnv* jni, uint32_t top, const std::vector<R
   return stack;
 }
 
-uint32_t WriterThread::internRawStack(JNIEnv* jni, uint32_t top, const std::vector<RawFrame>& frames, size_t skip) {
+uint32_t WriterThread::internRawStack(JNIEnv* jni, uint32_t top, std::span<const RawFrame> frames, size_t skip) {
   frames_.clear();
   if (top != 0) frames_.push_back({top, -1});
   for (size_t i = skip; i < frames.size(); ++i) frames_.push_back(frameOf(jni, frames[i]));

@@ -46,5 +46,67 @@ TEST(BoundedQueue, EveryItemIsTakenOrCounted) {
   EXPECT_EQ(taken + queue.dropped(), size_t{kThreads} * kEach);
 }
 
+// Items pushed with frames from several threads: each item taken finds its own frames in the
+// frame store taken with it, whatever the interleaving with the takes.
+TEST(BoundedQueue, EachItemKeepsItsOwnFrames) {
+  struct Item {
+    int producer = 0, index = 0;
+    FrameRange frames;
+  };
+  BoundedQueue<Item> queue(64);
+  constexpr int kThreads = 4, kEach = 5000;
+  const auto method = [](int producer) { return reinterpret_cast<const void*>(uintptr_t(producer) + 1); };
+  std::vector<std::thread> producers;
+  for (int t = 0; t < kThreads; ++t)
+    producers.emplace_back([&, t] {
+      for (int i = 0; i < kEach; ++i) {
+        std::vector<RawFrame> frames(i % 7, RawFrame{i, method(t)});  // 0 to 6 frames, all saying (t, i)
+        queue.push(Item{t, i, {}}, frames);
+      }
+    });
+  size_t taken = 0, wrong = 0;
+  std::vector<Item> batch;
+  std::vector<RawFrame> store;
+  const auto check = [&] {
+    for (const Item& item : batch) {
+      const auto frames = item.frames.in(store);
+      wrong += frames.size() != size_t(item.index % 7);
+      for (const RawFrame& f : frames) wrong += f.bci != item.index || f.method != method(item.producer);
+    }
+    taken += batch.size();
+  };
+  for (int round = 0; round < 1000; ++round) {
+    queue.takeAll(batch, store);
+    check();
+  }
+  for (std::thread& p : producers) p.join();
+  queue.takeAll(batch, store);
+  check();
+  EXPECT_EQ(wrong, 0u);
+  EXPECT_EQ(taken + queue.dropped(), size_t{kThreads} * kEach);
+  EXPECT_GT(taken, 0u);
+}
+
+// A frame store grown past kMaxKeptFrames by a burst is given back at the next take, not kept
+// for the rest of the run; a smaller one is kept and reused.
+TEST(BoundedQueue, AFrameStoreGrownByABurstIsGivenBack) {
+  struct Item {
+    FrameRange frames;
+  };
+  BoundedQueue<Item> queue(8);
+  const std::vector<RawFrame> burst(BoundedQueue<Item>::kMaxKeptFrames + 1, RawFrame{1, nullptr});
+  queue.push(Item{}, burst);
+  std::vector<Item> batch;
+  std::vector<RawFrame> store;
+  queue.takeAll(batch, store);
+  ASSERT_EQ(batch.size(), 1u);
+  EXPECT_EQ(batch[0].frames.in(store).size(), burst.size());
+  queue.push(Item{}, std::vector<RawFrame>(3, RawFrame{2, nullptr}));
+  queue.takeAll(batch, store);  // gives the burst's store back, takes the small one
+  EXPECT_EQ(batch[0].frames.in(store).size(), 3u);
+  queue.takeAll(batch, store);
+  EXPECT_LE(store.capacity(), BoundedQueue<Item>::kMaxKeptFrames);
+}
+
 }  // namespace
 }  // namespace stackscope::agent
