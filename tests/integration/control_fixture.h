@@ -18,6 +18,16 @@ using protocol_json = stackscope::protocol::Json;
 using stackscope::protocol::Client;
 inline constexpr auto kControlWait = std::chrono::seconds(60);
 
+// The markers of a recording as "kind name", in order.
+inline std::vector<std::string> markers(const std::string& path) {
+  ProcessResult listed = run({STACKSCOPE_BIN, "snapshots", path, "--json"});
+  EXPECT_EQ(listed.exit_code, 0) << listed.err;
+  const json snapshots = json::parse(listed.out);  // kept: a range-for over a temporary's member dangles
+  std::vector<std::string> out;
+  for (const json& m : snapshots.at("markers")) out.push_back(m.value("kind", "") + " " + m.value("name", ""));
+  return out;
+}
+
 class ControlTest : public RecordingTest {
  protected:
   // Waits until the JVM's agent listens (its control files), then connects.
