@@ -219,16 +219,26 @@ void ControlServer::serve(JNIEnv* jni) {
 void ControlServer::finishStreams() {
   const int64_t deadline = monotonicNs() + kFinalStreamNs;
   std::vector<pollfd> fds;
-  for (bool progress = true; progress;) {
-    progress = false;
+  // Once everything written so far is out, a stream of a recording that goes on (a close, or
+  // a server stopping first at the JVM's exit) ends all the same: its client gets the end
+  // frame rather than a cut connection (docs/protocol.md, invariant 7).
+  bool ending = false;
+  for (;;) {
+    bool progress = false;
     fds.clear();
     for (auto& client : clients_) {
       if (client->state == Client::State::Dead) continue;
       fillStream(*client);  // the end frame too, once the recording is all sent
+      if (ending && client->streaming && client->pending() == 0) endStream(*client);
       if (client->pending() == 0) continue;
       progress = true;
       send(*client);
       if (client->state != Client::State::Dead && client->pending() > 0) fds.push_back({client->fd, POLLOUT, 0});
+    }
+    if (!progress) {
+      if (ending) return;
+      ending = true;
+      continue;
     }
     const int64_t left_ms = (deadline - monotonicNs()) / 1'000'000;
     if (left_ms <= 0) return;
@@ -415,13 +425,17 @@ void ControlServer::fillStream(Client& client) {
   if (!client.streaming || client.pending() > 0 || client.state != Client::State::Open) return;
   std::string bytes;
   if (!handler_->readRecording(client.stream_recording, client.stream_offset, kStreamFrameBytes, bytes)) {
-    protocol::appendFrame(client.out, protocol::FrameType::Stream, {});  // the end: an empty frame
-    client.streaming = false;
+    endStream(client);
     return;
   }
   if (bytes.empty()) return;
   client.stream_offset += bytes.size();
   protocol::appendFrame(client.out, protocol::FrameType::Stream, bytes);
+}
+
+void ControlServer::endStream(Client& client) {
+  protocol::appendFrame(client.out, protocol::FrameType::Stream, {});  // the end: an empty frame
+  client.streaming = false;
 }
 
 void ControlServer::send(Client& client) {

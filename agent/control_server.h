@@ -40,7 +40,8 @@ class ControlServer {
   bool start(jvmtiEnv* jvmti, JNIEnv* jni, ControlHandler* handler);
   // Ends the thread (waiting at most timeout_ns), closes every connection and removes the
   // control files. Streaming clients first get what is left of a recording that ended (stop
-  // after the recording, so that they get all of it). Not from the server thread.
+  // after the recording, so that they get all of it), or what was written so far of one that
+  // goes on, then the end frame. Not from the server thread.
   void stop(int64_t timeout_ns);
 
   bool isServerThread(JNIEnv* jni, jthread thread) const { return thread_.is(jni, thread); }
@@ -77,6 +78,7 @@ class ControlServer {
   void reply(Client& client, const protocol::Json& message);
   void refuse(Client& client, const char* code, std::string message);  // Error frame, then close
   void fillStream(Client& client);
+  void endStream(Client& client);  // queues the empty Stream frame: no more bytes will come
   void send(Client& client);
   // Sends streaming clients what is left of a recording that ended, within a time limit.
   void finishStreams();

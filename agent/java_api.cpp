@@ -10,6 +10,8 @@
 #include <string>
 
 #include "agent/clocks.h"
+#include "agent/cpu_sampler.h"
+#include "agent/remembered_annotations.h"
 #include "agent/session_gate.h"
 #include "agent/utf8.h"
 
@@ -67,21 +69,14 @@ void JNICALL mark0(JNIEnv* jni, jclass, jstring name) { pushMarker(jni, name, fo
 void JNICALL begin0(JNIEnv* jni, jclass, jstring name) { pushMarker(jni, name, format::MarkerKind::Begin); }
 void JNICALL end0(JNIEnv* jni, jclass, jstring name) { pushMarker(jni, name, format::MarkerKind::End); }
 
-// Runs on the thread being annotated, the only writer of its slot's annotation fields.
-void JNICALL annotate0(JNIEnv* jni, jclass, jstring user, jstring session, jstring request, jstring application,
-                       jstring component) {
-  SessionUse use;
-  if (!use || !g_active.load(std::memory_order_acquire)) return;
-  ThreadSlot* slot = callingThreadSlot();
-  if (!slot) return;  // a thread the agent does not sample: nothing to attribute
-  AnnotationValues values;
-  const jstring texts[kAnnotationFields] = {user, session, request, application, component};
-  for (int field = 0; field < kAnnotationFields; ++field) {
-    if (readText(jni, texts[field], values.value[field])) values.set = static_cast<uint8_t>(values.set | 1u << field);
-  }
-  const AnnotationTable::Lookup found = g_api.annotations->lookup(values);
-  const uint32_t previous = slot->annotation.load(std::memory_order_relaxed);
-  const bool was_excluded = slot->excluded.load(std::memory_order_relaxed);
+// Puts annotation `found` in force on `slot`, with annotationChangeMutex held: on the thread
+// itself (the annotate native) or, when a recording begins, for a thread that annotated
+// itself before it (applyRememberedAnnotations). arm(slot, armed) arms or disarms its CPU
+// timer in cpu mode.
+template <typename Arm>
+void applyAnnotation(ThreadSlot& slot, AnnotationTable::Lookup found, Arm&& arm) {
+  const uint32_t previous = slot.annotation.load(std::memory_order_relaxed);
+  const bool was_excluded = slot.excluded.load(std::memory_order_relaxed);
   const bool excluded = !found.matches;
   if (found.id == previous && excluded == was_excluded) return;  // a scope restoring the same
 
@@ -90,16 +85,16 @@ void JNICALL annotate0(JNIEnv* jni, jclass, jstring user, jstring session, jstri
   // neither the thread's own signal handler nor the wall sampler (which reads the id, then
   // `excluded` again) can pair a rejected id with "included".
   if (excluded && !was_excluded) {
-    slot->excluded.store(true);
-    if (g_api.cpu_timers) g_api.registry->setTimerArmed(*slot, false);
+    slot.excluded.store(true);
+    if (g_api.cpu_timers) arm(slot, false);
   }
-  slot->annotation.store(found.id);
+  slot.annotation.store(found.id);
   // wall mode: the stack last captured belongs to the old annotation; do not let an idle
   // tick repeat it under the new one.
-  slot->has_stack.store(false);
+  slot.has_stack.store(false);
   if (!excluded && was_excluded) {
-    slot->excluded.store(false);
-    if (g_api.cpu_timers) g_api.registry->setTimerArmed(*slot, true);
+    slot.excluded.store(false);
+    if (g_api.cpu_timers) arm(slot, true);
   }
   // A thread the filter leaves out records nothing, except the change that ends its
   // recorded time (matching to not matching).
@@ -107,9 +102,28 @@ void JNICALL annotate0(JNIEnv* jni, jclass, jstring user, jstring session, jstri
   MetaEvent event;
   event.kind = MetaEvent::Kind::AnnotationChange;
   event.time_ns = monotonicNs() - g_api.start_ns;
-  event.thread = slot->id;
+  event.thread = slot.id;
   event.annotation = found.id;
   g_api.meta->push(std::move(event));
+}
+
+// Runs on the thread being annotated. Remembered even while nothing records, for the next
+// recording (remembered_annotations.h).
+void JNICALL annotate0(JNIEnv* jni, jclass, jstring user, jstring session, jstring request, jstring application,
+                       jstring component) {
+  AnnotationValues values;
+  const jstring texts[kAnnotationFields] = {user, session, request, application, component};
+  for (int field = 0; field < kAnnotationFields; ++field) {
+    if (readText(jni, texts[field], values.value[field])) values.set = static_cast<uint8_t>(values.set | 1u << field);
+  }
+  std::lock_guard<std::mutex> lock(annotationChangeMutex());
+  rememberOwnAnnotation(values);
+  SessionUse use;
+  if (!use || !g_active.load(std::memory_order_acquire)) return;
+  ThreadSlot* slot = callingThreadSlot();
+  if (!slot) return;  // a thread the agent does not sample: nothing to attribute
+  applyAnnotation(*slot, g_api.annotations->lookup(values),
+                  [](ThreadSlot& own, bool armed) { g_api.registry->setTimerArmed(own, armed); });
 }
 
 bool isJavaApiClass(jvmtiEnv* jvmti, jclass klass) {
@@ -186,6 +200,27 @@ bool queueMarker(std::string name, format::MarkerKind kind, uint32_t thread) {
 }
 
 void setJavaApiActive(bool active) { g_active.store(active, std::memory_order_release); }
+
+void applyRememberedAnnotations() {
+  SessionUse use;
+  if (!use || !g_active.load(std::memory_order_acquire)) return;
+  std::lock_guard<std::mutex> lock(annotationChangeMutex());
+  // Registered threads under the registry's mutex: none of their slots goes away meanwhile,
+  // and arming a timer needs it.
+  g_api.registry->forEachLocked([](ThreadSlot& slot) {
+    if (const AnnotationValues* values = slot.tid != 0 ? rememberedAnnotationOf(slot.tid) : nullptr) {
+      applyAnnotation(slot, g_api.annotations->lookup(*values), armThreadTimer);
+    }
+  });
+  // Threads adopted after an attach (cpu mode): their slots live as long as the session, and
+  // their timers stay armed (their handler drops the ticks of an excluded thread).
+  if (!g_api.by_tid) return;
+  forEachRememberedAnnotation([](pid_t tid, const AnnotationValues& values) {
+    if (ThreadSlot* slot = g_api.by_tid->find(tid)) {
+      applyAnnotation(*slot, g_api.annotations->lookup(values), [](ThreadSlot&, bool) {});
+    }
+  });
+}
 
 void bindIfJavaApi(jvmtiEnv* jvmti, JNIEnv* jni, jclass klass) {
   if (g_active.load(std::memory_order_acquire) && isJavaApiClass(jvmti, klass)) bindClass(jvmti, jni, klass);

@@ -37,6 +37,10 @@ void initJavaApi(const JavaApiContext& context);
 // While inactive (before VMInit finished, after VMDeath) the natives do nothing and no
 // class is bound.
 void setJavaApiActive(bool active);
+// Once active at a recording's beginning, after its threads were registered or adopted:
+// gives each the annotation it gave itself before (remembered_annotations.h), which the Java
+// API does not send again while it stays the same.
+void applyRememberedAnnotations();
 
 // Queues a marker named `name` at this moment, written by thread id `thread` (0: none, as for
 // the control server's marks); false while inactive or for an empty name. The Java API's

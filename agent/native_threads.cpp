@@ -25,11 +25,12 @@ constexpr const char *kNamePrefix = "jvm:";
 } // namespace
 
 NativeThreads::NativeThreads(ThreadRegistry &registry, MetaQueue &meta,
+                             const AnnotationTable &annotations,
                              int64_t interval_ns, int64_t start_ns,
                              bool sample_unannounced)
-    : registry_(registry), meta_(meta), interval_ns_(interval_ns),
-      start_ns_(start_ns), sample_unannounced_(sample_unannounced),
-      entries_(new Entry[kCapacity]),
+    : registry_(registry), meta_(meta), annotations_(annotations),
+      interval_ns_(interval_ns), start_ns_(start_ns),
+      sample_unannounced_(sample_unannounced), entries_(new Entry[kCapacity]),
       task_dir_(open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) {}
 
 ThreadSlot *NativeThreads::find(pid_t tid) const {
@@ -135,6 +136,8 @@ void NativeThreads::startLocked(pid_t tid, const std::string &comm) {
   slot->tid = tid;
   slot->metric_base = readThreadCounters(tid);
   slot->name = kNamePrefix + comm;
+  // Unannotated, it matches no filter (as a Java thread without an annotation).
+  slot->excluded.store(!annotations_.filterEmpty(), std::memory_order_relaxed);
 
   // Its record precedes its samples: queued before the timer exists.
   MetaEvent start;
@@ -144,7 +147,7 @@ void NativeThreads::startLocked(pid_t tid, const std::string &comm) {
   start.has_record = true;
   start.record = {slot->id, slot->name, tid, 0};
   meta_.push(std::move(start));
-  fillLocked(*entry, slot);
+  fillLocked(*entry, slot, false);
 }
 
 NativeThreads::Entry *NativeThreads::freeEntryLocked() {
@@ -156,22 +159,24 @@ NativeThreads::Entry *NativeThreads::freeEntryLocked() {
   return nullptr;
 }
 
-void NativeThreads::fillLocked(Entry &entry, ThreadSlot *slot) {
+void NativeThreads::fillLocked(Entry &entry, ThreadSlot *slot, bool adopted) {
   const uintptr_t sp = slot->stack.base != 0 ? 0 : blockedStackPointer(slot->tid);
   if (sp != 0)
     slot->stack = mappingHolding(sp);
   slot->stack_ready.store(slot->stack.base != 0, std::memory_order_relaxed);
+  entry.adopted = adopted;
   entry.slot.store(slot, std::memory_order_release);
   entry.tid.store(slot->tid, std::memory_order_release);
+  // a thread that already ended: no timer, no samples
   startThreadTimer(*slot, interval_ns_,
-                   true); // a thread that already ended: no timer, no samples
+                   adopted || !slot->excluded.load(std::memory_order_relaxed));
 }
 
 void NativeThreads::adopt(ThreadSlot *slot) {
   std::lock_guard<std::mutex> lock(mutex_);
   Entry *entry = closed_ ? nullptr : freeEntryLocked();
   if (entry)
-    fillLocked(*entry, slot);
+    fillLocked(*entry, slot, true);
   else
     retired_.emplace_back(slot, scans_); // freed with the table
 }

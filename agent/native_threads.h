@@ -29,6 +29,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "agent/annotation_table.h"
 #include "agent/meta_events.h"
 #include "agent/thread_registry.h"
 
@@ -39,10 +40,13 @@ public:
   // How many such threads are sampled at once; more are left out (and counted).
   static constexpr uint32_t kCapacity = 1024;
 
+  // `annotations` holds the annotation filter in force: with one, the JVM's own
+  // threads (never annotated) are left out, their timers disarmed.
   // `sample_unannounced`: whether a scan gives the threads JVMTI does not announce
   // slots (mixed mode); without it the table holds the adopted threads alone, and
   // a scan only finds their stacks and retires those that ended.
-  NativeThreads(ThreadRegistry &registry, MetaQueue &meta, int64_t interval_ns,
+  NativeThreads(ThreadRegistry &registry, MetaQueue &meta,
+                const AnnotationTable &annotations, int64_t interval_ns,
                 int64_t start_ns, bool sample_unannounced);
   ~NativeThreads(); // frees the slots: capture must be stopped
   NativeThreads(const NativeThreads &) = delete;
@@ -75,22 +79,36 @@ public:
 
   uint64_t leftOut() const { return left_out_.load(std::memory_order_relaxed); }
 
+  // Runs fn(slot, adopted) for every thread sampled now, with the table's mutex
+  // held (no timer is stopped meanwhile); `adopted`: a Java thread (see adopt).
+  template <typename Fn> void forEachLocked(Fn &&fn) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (uint32_t i = 0; i < kCapacity; ++i) {
+      if (entries_[i].tid.load(std::memory_order_relaxed) != 0)
+        fn(*entries_[i].slot.load(std::memory_order_relaxed), entries_[i].adopted);
+    }
+  }
+
 private:
   struct Entry {
     std::atomic<pid_t> tid{0}; // 0 = free
     std::atomic<ThreadSlot *> slot{nullptr};
+    bool adopted = false; // under mutex_
   };
 
   void startLocked(pid_t tid, const std::string &comm);
   // A free entry, or null (counted as left out) when the table is full.
   Entry *freeEntryLocked();
-  // Fills `entry` with `slot`: its stack found, its timer started.
-  void fillLocked(Entry &entry, ThreadSlot *slot);
+  // Fills `entry` with `slot`: its stack found, its timer started (armed
+  // unless a JVM thread left out by the filter: an adopted thread's stays armed,
+  // its handler dropping the ticks while the filter leaves it out).
+  void fillLocked(Entry &entry, ThreadSlot *slot, bool adopted);
   void retireLocked(Entry &entry);
   uint64_t threadCount() const;
 
   ThreadRegistry &registry_;
   MetaQueue &meta_;
+  const AnnotationTable &annotations_;
   const int64_t interval_ns_;
   const int64_t start_ns_;
   const bool sample_unannounced_;

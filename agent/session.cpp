@@ -345,6 +345,7 @@ void begin(Session& session, JNIEnv* jni, jthread main_thread) {
   setCaptureActive(true);
   // Active before the scan: a class prepared meanwhile is bound by its own event instead.
   setJavaApiActive(true);
+  applyRememberedAnnotations();
   bindLoadedJavaApi(jvmti, jni);
 }
 

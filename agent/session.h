@@ -68,7 +68,7 @@ struct Session {
         status(gc, lost, options),
         tracker(env, registry, meta, lost, options, annotations, start_ns),
         wall(env, registry, tracker, ring, lost, gc, options.interval_ns, start_ns),
-        native_threads(registry, meta, options.interval_ns, start_ns, scansJvmThreads()),
+        native_threads(registry, meta, annotations, options.interval_ns, start_ns, scansJvmThreads()),
         gc_trace(start_ns),
         exceptions(env, start_ns, createdExceptions(options), isAgentThread),
         allocs(start_ns, options),
@@ -86,9 +86,10 @@ struct Session {
                        histogramOn() ? &histogram : nullptr, &thread_parents, start_ns, &file_path}) {}
 
   bool histogramOn() const { return options.histo_interval_ns > 0 || options.histo_gcs > 0; }
-  // Mixed mode in cpu mode samples the JVM's own threads, unless a collection-time filter
-  // leaves out every thread but those of matching annotations (which JVM threads never have).
-  bool scansJvmThreads() const { return options.native && options.mode == SampleMode::Cpu && options.filter.empty(); }
+  // Mixed mode in cpu mode samples the JVM's own threads. They carry no annotation, so an
+  // annotation filter, at the start or set later, leaves them out (their timers disarmed)
+  // while it is in force: the scan goes on, so that clearing the filter brings them back.
+  bool scansJvmThreads() const { return options.native && options.mode == SampleMode::Cpu; }
   // The signal handler finds a thread by tid in native_threads: the JVM's own threads, and
   // after an attach in cpu mode the Java threads that were already running (adopted).
   bool findsThreadsByTid() const { return scansJvmThreads() || (live && options.mode == SampleMode::Cpu); }

@@ -9,27 +9,35 @@ namespace stackscope::agent {
 
 namespace {
 
-// Every registered thread included or left out by its current annotation under the table's
-// filter. The thread may annotate itself meanwhile (java_api.cpp, under the new filter
-// already): the annotation is read again after the write, and settled again if it moved.
+// Includes or leaves out `slot` by its current annotation under the table's filter; arms or
+// disarms its CPU timer when `timer` says so. The thread may annotate itself meanwhile
+// (java_api.cpp, under the new filter already): the annotation is read again after the
+// write, and settled again if it moved.
+void settle(Session& session, ThreadSlot& slot, bool timer) {
+  for (;;) {
+    const uint32_t id = slot.annotation.load();
+    const std::optional<bool> matches = session.annotations.matchesNow(id);
+    if (!matches) return;  // the overflow id: its real values are not kept
+    const bool excluded = !*matches;
+    if (slot.excluded.load() != excluded) {
+      slot.has_stack.store(false);  // wall mode: a stack from before must not be repeated
+      slot.excluded.store(excluded);
+      if (timer) armThreadTimer(slot, !excluded);
+    }
+    if (slot.annotation.load() == id) return;
+  }
+}
+
+// Every thread the session samples, as if it had just annotated itself: the registered ones
+// (foreign ones too: they reach their slot through the Java API), and in cpu mode those
+// found by tid, the JVM's own (never annotated) and the Java threads adopted after an
+// attach. Each table's mutex is held: no slot goes away, and arming timers needs it.
 void settleThreads(Session& session) {
   const bool cpu_timers = session.options.mode == SampleMode::Cpu;
-  // The registry's mutex is held: no slot goes away, and arming timers needs it.
-  session.registry.forEachLocked([&](ThreadSlot& slot) {
-    if (slot.foreign) return;  // cannot annotate itself: as the session's start decided
-    for (;;) {
-      const uint32_t id = slot.annotation.load();
-      const std::optional<bool> matches = session.annotations.matchesNow(id);
-      if (!matches) return;  // the overflow id: its real values are not kept
-      const bool excluded = !*matches;
-      if (slot.excluded.load() != excluded) {
-        slot.has_stack.store(false);  // wall mode: a stack from before must not be repeated
-        slot.excluded.store(excluded);
-        if (cpu_timers) armThreadTimer(slot, !excluded);
-      }
-      if (slot.annotation.load() == id) return;
-    }
-  });
+  session.registry.forEachLocked([&](ThreadSlot& slot) { settle(session, slot, cpu_timers); });
+  if (!session.findsThreadsByTid()) return;
+  // An adopted thread's timer stays armed (native_threads.h): its handler drops the ticks.
+  session.native_threads.forEachLocked([&](ThreadSlot& slot, bool adopted) { settle(session, slot, !adopted); });
 }
 
 }  // namespace

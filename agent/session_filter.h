@@ -2,11 +2,10 @@
 // filter and its alloc trace's classes, replaced at run time.
 //
 // A new annotation filter is settled for every combination the session knows
-// (annotation_table.h) and for every registered Java thread at once: each is included or
+// (annotation_table.h) and for every thread the session samples at once: each is included or
 // left out (its CPU timer armed or disarmed) by its current annotation, as if it had just
-// annotated itself. Threads the session did not register (after an attach in cpu mode, those
-// already running: they cannot annotate themselves either) and the JVM's own threads of
-// mixed mode keep what the session's start decided.
+// annotated itself, as a filter given at the start decides. The JVM's own threads of mixed
+// mode carry no annotation: a filter leaves them out, and clearing it brings them back.
 #pragma once
 
 #include <string>

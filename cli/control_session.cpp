@@ -26,7 +26,8 @@ constexpr const char* kUsage =
     "  mark NAME [--begin|--end] a marker: a point, or the begin or end of a phase\n"
     "  dump [-o FILE]            flush the recording; with -o, also copy the recording so far to FILE\n"
     "                            (a rotating one's parts on disk as the same parts of FILE: FILE, FILE-1, ...)\n"
-    "  stream -o FILE [--duration D]  write the live recording to FILE until it ends, D passes or Ctrl-C\n"
+    "  stream -o FILE [--duration D]  write the live recording to FILE until it or the server ends, D passes\n"
+    "                            or Ctrl-C\n"
     "  filter [FILTER] [--classes GLOBS]  replace the running recording's thread annotation filter\n"
     "                            (user:u1;application:shop*) and/or its alloc trace's classes; \"\" clears one\n"
     "  detach                    stop every trace and let the agent go; the JVM runs on\n"
@@ -117,7 +118,7 @@ int stream(protocol::Client& client, const std::string& path, int64_t duration_n
   if (json) {
     exporting::writeJson(out, Json{{"ok", code == 0}, {"file", path}, {"bytes", bytes}, {"ended", ended}});
   } else if (code == 0) {
-    out << "wrote " << bytes << " bytes of the recording to " << path << (ended ? " (recording ended)" : "") << '\n';
+    out << "wrote " << bytes << " bytes of the recording to " << path << (ended ? " (end of stream)" : "") << '\n';
   }
   return code;
 }
@@ -275,6 +276,12 @@ int runControlCommand(protocol::Client& client, const std::vector<std::string>& 
   if (name == "stream") {
     if (output.empty()) return refused("usage: stream -o FILE [--duration D]");
     return stream(client, output, duration_ns, json, out);
+  }
+  // `begin:NAME` reads like a begin marker but would be a point marker of that name.
+  if (name == "mark" && (positional[0].starts_with("begin:") || positional[0].starts_with("end:"))) {
+    const std::string kind = positional[0].substr(0, positional[0].find(':'));
+    return refused("mark: a marker name does not start with '" + kind + ":'; a " + kind + " marker is `mark " +
+                   positional[0].substr(kind.size() + 1) + " --" + kind + "`");
   }
   if (!positional.empty()) command[name == "mark" ? "name" : "filter"] = positional[0];
   // The agent opens the path in the JVM's working directory: make it the user's.

@@ -10,7 +10,7 @@
 #include <sstream>
 #include <thread>
 
-#include "annotation_helpers.h"
+#include "control_fixture.h"
 #include "native/jvm_attach.h"
 #include "protocol/client.h"
 #include "protocol/discovery.h"
@@ -18,64 +18,10 @@
 namespace it {
 namespace {
 
-using protocol_json = stackscope::protocol::Json;
-using stackscope::protocol::Client;
-constexpr auto kWait = std::chrono::seconds(60);
+constexpr auto kWait = kControlWait;
 const std::string kThreeWay = kWorkloads + "ThreeWay.";
 
-class ControlSessions : public RecordingTest {
- protected:
-  // Waits until the JVM's agent listens (its control files), then connects.
-  void connect(pid_t pid) {
-    const auto deadline = std::chrono::steady_clock::now() + kWait;
-    std::string error;
-    protocol_json hello;
-    while (!stackscope::protocol::connectToAgent(std::to_string(pid), "", client_, hello, error) &&
-           std::chrono::steady_clock::now() < deadline) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    ASSERT_EQ(hello.value("pid", 0), pid) << error;
-  }
-
-  protocol_json request(protocol_json command) {
-    protocol_json reply;
-    std::string error;
-    EXPECT_TRUE(client_.request(std::move(command), reply, error)) << error;
-    return reply;
-  }
-
-  // Polls status until the recording's writer has published `count` samples more than now.
-  void waitForMoreSamples(int64_t count) {
-    const int64_t start = request({{"cmd", "status"}}).value("samples", int64_t{0});
-    const auto deadline = std::chrono::steady_clock::now() + kWait;
-    while (request({{"cmd", "status"}}).value("samples", int64_t{0}) < start + count &&
-           std::chrono::steady_clock::now() < deadline) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-  }
-
-  // Polls status until the recording is in its part `part` or later (rotation); that status.
-  protocol_json statusAtPart(int64_t part) {
-    protocol_json status = request({{"cmd", "status"}});
-    for (const auto deadline = std::chrono::steady_clock::now() + kWait;
-         status.value("part", int64_t{0}) < part && std::chrono::steady_clock::now() < deadline;
-         status = request({{"cmd", "status"}})) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    return status;
-  }
-
-  // `stackscope connect PID WORDS...`, which must succeed.
-  ProcessResult connectCommand(pid_t pid, const std::vector<std::string>& words) {
-    std::vector<std::string> argv{STACKSCOPE_BIN, "connect", std::to_string(pid)};
-    argv.insert(argv.end(), words.begin(), words.end());
-    ProcessResult result = run(argv);
-    EXPECT_EQ(result.exit_code, 0) << words[0] << ": " << result.err << result.out;
-    return result;
-  }
-
-  Client client_;
-};
+using ControlSessions = ControlTest;
 
 // ThreeWay's 50/30/20 split by the methods' totals, within 10 points (as Attach's test).
 void expectThreeWaySplit(const json& methods) {

@@ -10,7 +10,7 @@
 #include <memory>
 #include <thread>
 
-#include "annotation_helpers.h"
+#include "control_fixture.h"
 #include "protocol/client.h"
 #include "protocol/discovery.h"
 
@@ -117,16 +117,6 @@ class Control : public RecordingTest {
 std::string frameBytes(uint8_t type, const std::string& payload) {
   std::string out;
   stackscope::protocol::appendFrame(out, static_cast<FrameType>(type), payload);
-  return out;
-}
-
-// The markers of a recording as "kind name", in order.
-std::vector<std::string> markers(const std::string& path) {
-  ProcessResult listed = run({STACKSCOPE_BIN, "snapshots", path, "--json"});
-  EXPECT_EQ(listed.exit_code, 0) << listed.err;
-  const json snapshots = json::parse(listed.out);  // kept: a range-for over a temporary's member dangles
-  std::vector<std::string> out;
-  for (const json& m : snapshots.at("markers")) out.push_back(m.value("kind", "") + " " + m.value("name", ""));
   return out;
 }
 

@@ -2,13 +2,19 @@
 
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <spawn.h>
 #include <stdexcept>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <fstream>
+
+#include "protocol/discovery.h"
 
 extern char** environ;
 
@@ -22,7 +28,49 @@ std::chrono::milliseconds remaining(Clock::time_point deadline) {
   return left.count() > 0 ? left : std::chrono::milliseconds(0);
 }
 
+// The processes of group `pgid` (/proc/PID/stat's fifth field): a JVM that `stackscope
+// record` started is in its group, not a child of the test.
+std::vector<pid_t> groupMembers(pid_t pgid) {
+  std::vector<pid_t> members;
+  DIR* proc = opendir("/proc");
+  if (!proc) return members;
+  while (const dirent* entry = readdir(proc)) {
+    const pid_t pid = static_cast<pid_t>(std::atol(entry->d_name));
+    if (pid <= 0) continue;
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string line;
+    if (!std::getline(stat, line)) continue;
+    const size_t name_end = line.rfind(')');  // the name may hold spaces and parentheses
+    char state = 0;
+    long parent = 0, group = 0;
+    if (name_end != std::string::npos &&
+        std::sscanf(line.c_str() + name_end + 1, " %c %ld %ld", &state, &parent, &group) == 3 && group == pgid) {
+      members.push_back(pid);
+    }
+  }
+  closedir(proc);
+  return members;
+}
+
+// A JVM's agent removes its control files when the JVM exits, not when it is killed with
+// SIGKILL: the test that killed it removes them.
+// Said on stderr, so that a test's log shows which JVM it left holding a server.
+void removeControlFilesOf(const std::vector<pid_t>& killed) {
+  using namespace stackscope::protocol;
+  for (const pid_t pid : killed) {
+    if (access(addressFilePath(kControlDirectory, pid).c_str(), F_OK) != 0) continue;
+    removeControlFiles(kControlDirectory, pid);
+    std::fprintf(stderr, "test harness: removed the control files of process %d, killed with SIGKILL\n", pid);
+  }
+}
+
 }  // namespace
+
+std::vector<pid_t> Child::killGroup() {
+  std::vector<pid_t> members = groupMembers(pid_);
+  killpg(pid_, SIGKILL);
+  return members;
+}
 
 Child::Child(const std::vector<std::string>& argv) {
   int out_pipe[2];
@@ -59,8 +107,9 @@ Child::Child(const std::vector<std::string>& argv) {
 
 Child::~Child() {
   if (pid_ > 0) {
-    killpg(pid_, SIGKILL);
+    const std::vector<pid_t> killed = killGroup();
     waitpid(pid_, nullptr, 0);
+    removeControlFilesOf(killed);
   }
   if (out_fd_ >= 0) close(out_fd_);
   if (err_fd_ >= 0) close(err_fd_);
@@ -101,14 +150,17 @@ ProcessResult Child::wait(std::chrono::milliseconds timeout) {
     if (Clock::now() < deadline) continue;
     if (result_.timed_out) break;  // killed, yet something outside the group holds the pipes
     result_.timed_out = true;
-    killpg(pid_, SIGKILL);
+    killed_ = killGroup();
     deadline = Clock::now() + std::chrono::seconds(10);  // time to drain after the kill
   }
   int status = 0;
   waitpid(pid_, &status, 0);
-  pid_ = -1;
   if (WIFEXITED(status)) result_.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) result_.term_signal = WTERMSIG(status);
+  // Killed by the test itself (kill -9) or at the deadline.
+  if (result_.term_signal == SIGKILL) killed_.push_back(pid_);
+  removeControlFilesOf(killed_);
+  pid_ = -1;
   return result_;
 }
 

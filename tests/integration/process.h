@@ -18,7 +18,8 @@ struct ProcessResult {
 
 // A started child. It runs in its own process group so that a timeout also kills whatever
 // it started (`stackscope record` starts the JVM), and the destructor kills a child that
-// is still running so a failed test leaves no JVM behind.
+// is still running so a failed test leaves no JVM behind, nor the control files a JVM killed
+// with SIGKILL could not remove.
 class Child {
  public:
   explicit Child(const std::vector<std::string>& argv);
@@ -35,11 +36,14 @@ class Child {
  private:
   // Reads whatever is available within `timeout`; false once both pipes are closed.
   bool pump(std::chrono::milliseconds timeout);
+  // Kills the child's process group with SIGKILL; the processes it held.
+  std::vector<pid_t> killGroup();
 
   pid_t pid_ = -1;
   int out_fd_ = -1;
   int err_fd_ = -1;
   ProcessResult result_;
+  std::vector<pid_t> killed_;  // killed at the deadline: their control files go once reaped
 };
 
 ProcessResult run(const std::vector<std::string>& argv,

@@ -13,7 +13,8 @@ package io.stackscope;
  * combinations (or 64 MB of their text) new ones are recorded as the single annotation whose
  * values all read "(overflow)", and the agent says how many at the end. Only changes cost
  * more than a comparison: annotating a thread with the annotation it already has does not
- * reach the agent.
+ * reach the agent. The agent remembers each thread's annotation, so a later recording of the
+ * same JVM (a start over its control server, another attach) knows it without a new call.
  *
  * <p>Annotations belong to platform threads. A virtual thread's annotation is applied to the
  * carrier thread it runs on at the time of the call and stays with that carrier until the
