@@ -42,12 +42,17 @@ class BoundedQueue {
   void drop() { dropped_.fetch_add(1, std::memory_order_relaxed); }
 
   void push(T&& item) {
-    pushWith(std::move(item), [](T&) {});
+    pushWith(std::move(item), 0, [](T&) {});
   }
+
+  // At most this many frames wait in a store (64 MiB): an event whose frames would not fit is
+  // dropped and counted, as when the queue is full, so that a storm of deep stacks between two
+  // drains neither grows the store without bound nor copies it whole under the lock.
+  static constexpr size_t kMaxQueuedFrames = 4 << 20;
 
   // Queues `item` with a copy of `frames` in the frame store; item.frames says where.
   void push(T&& item, std::span<const RawFrame> frames) {
-    pushWith(std::move(item), [&](T& queued) {
+    pushWith(std::move(item), frames.size(), [&](T& queued) {
       queued.frames = {static_cast<uint32_t>(frames_.size()), static_cast<uint32_t>(frames.size())};
       frames_.insert(frames_.end(), frames.begin(), frames.end());
     });
@@ -78,11 +83,12 @@ class BoundedQueue {
   uint64_t dropped() const { return dropped_.load(std::memory_order_relaxed); }
 
  private:
-  // Queues `item` after `fill(item)`, both under the lock, unless the queue is full.
+  // Queues `item` after `fill(item)`, both under the lock, unless the queue or the frame
+  // store (for `frame_count` more) is full.
   template <typename Fill>
-  void pushWith(T&& item, Fill&& fill) {
+  void pushWith(T&& item, size_t frame_count, Fill&& fill) {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (queue_.size() >= capacity_) {
+    if (queue_.size() >= capacity_ || frames_.size() + frame_count > kMaxQueuedFrames) {
       drop();
       return;
     }

@@ -5,6 +5,7 @@
 
 #include <jvmti.h>
 
+#include <cstring>
 #include <vector>
 
 #include "agent/sample_slot.h"
@@ -14,12 +15,23 @@ namespace stackscope::agent {
 
 // `thread` nullptr: the calling thread. Fills `out` (room for kMaxFrames) and returns the
 // count, 0 when the VM cannot give the stack.
+// The VM writes its frames into `out` itself, each then turned into ours in place (the two
+// are the same size): one buffer on the stack of a callback that may run for a
+// StackOverflowError, not two.
 inline size_t jvmtiStackInto(jvmtiEnv* jvmti, jthread thread, RawFrame* out) {
-  jvmtiFrameInfo frames[kMaxFrames];
+  static_assert(sizeof(jvmtiFrameInfo) == sizeof(RawFrame));
+  auto* bytes = reinterpret_cast<unsigned char*>(out);
   jint count = 0;
-  if (jvmti->GetStackTrace(thread, 0, kMaxFrames, frames, &count) != JVMTI_ERROR_NONE) count = 0;
-  // GetStackTrace's location is the bytecode index for Java frames, -1 for native ones.
-  for (jint i = 0; i < count; ++i) out[i] = {static_cast<int32_t>(frames[i].location), frames[i].method};
+  if (jvmti->GetStackTrace(thread, 0, kMaxFrames, reinterpret_cast<jvmtiFrameInfo*>(bytes), &count) != JVMTI_ERROR_NONE) {
+    count = 0;
+  }
+  for (jint i = 0; i < count; ++i) {
+    jvmtiFrameInfo frame;
+    std::memcpy(&frame, bytes + i * sizeof frame, sizeof frame);
+    // GetStackTrace's location is the bytecode index for Java frames, -1 for native ones.
+    const RawFrame ours{static_cast<int32_t>(frame.location), frame.method};
+    std::memcpy(bytes + i * sizeof ours, &ours, sizeof ours);
+  }
   return static_cast<size_t>(count);
 }
 

@@ -225,27 +225,35 @@ void NativeThreads::close() {
   }
 }
 
-StackBounds mappingHolding(uintptr_t sp) {
+std::vector<Mapping> processMappings() {
+  std::vector<Mapping> mappings;
   FILE *maps = std::fopen("/proc/self/maps", "re");
   if (!maps)
-    return {};
-  StackBounds found;
+    return mappings;
   char line[512];
   while (std::fgets(line, sizeof line, maps)) {
     uintptr_t low = 0, high = 0;
     char perms[5] = {};
     if (std::sscanf(line, "%" SCNxPTR "-%" SCNxPTR " %4s", &low, &high,
-                    perms) != 3)
-      continue;
-    if (sp >= low && sp < high) {
-      // Only a readable mapping is a stack the handler may read.
-      if (perms[0] == 'r')
-        found = {low, high};
-      break;
-    }
+                    perms) == 3)
+      mappings.push_back({low, high, perms[0] == 'r'});
   }
   std::fclose(maps);
-  return found;
+  return mappings;
+}
+
+StackBounds mappingHolding(uintptr_t sp, const std::vector<Mapping> &mappings) {
+  for (const Mapping &mapping : mappings) {
+    // Only a readable mapping is a stack the handler may read.
+    if (sp >= mapping.low && sp < mapping.high)
+      return mapping.readable ? StackBounds{mapping.low, mapping.high}
+                              : StackBounds{};
+  }
+  return {};
+}
+
+StackBounds mappingHolding(uintptr_t sp) {
+  return mappingHolding(sp, processMappings());
 }
 
 uintptr_t blockedStackPointer(pid_t tid) {

@@ -124,9 +124,18 @@ private:
   std::vector<std::pair<ThreadSlot *, uint64_t>> retired_;
 };
 
-// The bounds of the mapping of this process that holds address `sp` (a thread's
-// stack), from /proc/self/maps; zeros when none does. Not for signal handlers.
-StackBounds mappingHolding(uintptr_t sp);
+// This process's mappings from /proc/self/maps, in address order. Not for
+// signal handlers.
+struct Mapping {
+  uintptr_t low = 0;
+  uintptr_t high = 0;
+  bool readable = false;
+};
+std::vector<Mapping> processMappings();
+// The bounds of the mapping that holds address `sp` (a thread's stack); zeros
+// when none does or it is not readable. Not for signal handlers.
+StackBounds mappingHolding(uintptr_t sp, const std::vector<Mapping> &mappings);
+StackBounds mappingHolding(uintptr_t sp); // reads the mappings for one look
 // The stack pointer of thread `tid` of this process while it waits in a system
 // call (from /proc/self/task/TID/syscall), 0 when it is running or that cannot
 // be read.

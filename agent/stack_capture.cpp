@@ -152,13 +152,31 @@ EdgeWalk walkFromFrameEdge(const ThreadSlot& thread, ASGCT_CallTrace& trace, jin
   return EdgeWalk::Walked;
 }
 
+// Whether `ra` is where a call into compiled Java code returns to: after a `call rel32` (0xE8,
+// how compiled code calls Java methods and their stubs) in a compiled method's body, or in
+// the interpreter or the call stub (entry_frames.h).
+bool isJavaCallReturn(const CompiledCode& code, uintptr_t ra) {
+  CompiledMethodCode caller;
+  if (code.find(ra, caller)) return ra >= caller.frame_complete && ra - 5 >= caller.code_begin && readCodeByte(ra - 5) == 0xE8;
+  const EntryFrames* entry = g_entry_frames.load(std::memory_order_acquire);
+  if (!entry) return false;
+  const CodeAtPc::Kind kind = entry->classify(ra).kind;
+  return kind == CodeAtPc::Kind::Interpreter || kind == CodeAtPc::Kind::CallStubReturn;
+}
+
 // A walk that failed in a compiled method's body, where the frame is built: some intrinsics
 // the JIT inlines push a word or two for their length (String.compareTo's, x86-64
 // string_compare, pushes a count: `push %rcx` ... `pop %rcx`), and AsyncGetCallTrace, which
 // finds the caller from sp and the frame size, reads the wrong word and gives up ("unknown
 // Java", -5): 2 % of an H2 server's samples. Walked again at the same pc with sp above the
-// pushed words (1, then 2): only when the word the frame size then points at is a return
-// address into the code cache, and AsyncGetCallTrace accepts the caller it finds there.
+// pushed words, only when everything says so (a walk that cannot be shown right is not made;
+// AsyncGetCallTrace would take a wrong but plausible caller and end its walk quietly there):
+// no code address on top (a frame already popped by an epilogue tail the edge walk does not
+// know, a reserved-stack check or the poll stub, has its return address there; a pushed
+// count never is one), none where the frame size points without a push, and the return
+// address of a Java call there with 1 pushed word, else 2 (the fewer first). Frames hold
+// stale copies of return addresses (the word above a return address, a frame's lowest slot:
+// seen under String.compareTo with G1 and with SerialGC), so only the top word is asked.
 bool walkOverPushedWords(const ThreadSlot& thread, ASGCT_CallTrace& trace, jint depth, void* ucontext) {
   const CompiledCode* code = g_compiled_code.load(std::memory_order_acquire);
   const auto& context = *static_cast<const ucontext_t*>(ucontext);
@@ -168,17 +186,26 @@ bool walkOverPushedWords(const ThreadSlot& thread, ASGCT_CallTrace& trace, jint 
       !thread.stack_ready.load(std::memory_order_acquire)) {
     return false;
   }
-  for (uintptr_t pushed = 1; pushed <= 2; ++pushed) {
-    const uintptr_t sp = regs.sp + 8 * pushed;
-    const uintptr_t return_slot = sp + 8 * static_cast<uintptr_t>(method.frame_words) - 8;
-    if (!usedStackWord(return_slot, regs.sp, thread.stack) || !code->contains(readStackWord(return_slot))) continue;
-    ucontext_t moved = context;
-    moved.uc_mcontext.gregs[REG_RSP] = static_cast<greg_t>(sp);
-    trace.num_frames = 0;
-    g_walk(&trace, depth, &moved);
-    if (trace.num_frames > 0) return true;
+  const auto holdsCodeAddress = [&](uintptr_t slot) {
+    return usedStackWord(slot, regs.sp, thread.stack) && code->contains(readStackWord(slot));
+  };
+  const uintptr_t frame_bytes = 8 * static_cast<uintptr_t>(method.frame_words);
+  if (holdsCodeAddress(regs.sp) || holdsCodeAddress(regs.sp + frame_bytes - 8)) {
+    return false;
   }
-  return false;
+  uintptr_t walk_sp = 0;
+  for (uintptr_t pushed = 1; pushed <= 2 && walk_sp == 0; ++pushed) {
+    const uintptr_t return_slot = regs.sp + 8 * pushed + frame_bytes - 8;
+    if (usedStackWord(return_slot, regs.sp, thread.stack) && isJavaCallReturn(*code, readStackWord(return_slot))) {
+      walk_sp = regs.sp + 8 * pushed;
+    }
+  }
+  if (walk_sp == 0) return false;
+  ucontext_t moved = context;
+  moved.uc_mcontext.gregs[REG_RSP] = static_cast<greg_t>(walk_sp);
+  trace.num_frames = 0;
+  g_walk(&trace, depth, &moved);
+  return trace.num_frames > 0;
 }
 
 // A thread in Java whose pc is in native code (a leaf call from compiled code into the VM or

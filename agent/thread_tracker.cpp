@@ -34,9 +34,9 @@ StackBounds currentThreadStack() {
 
 // The VM's account of a thread's stack, kept only where it lies in one readable mapping (the
 // part above the guard pages): the signal handler reads what these bounds allow.
-StackBounds checkedStack(StackBounds vm_stack) {
+StackBounds checkedStack(StackBounds vm_stack, const std::vector<Mapping>& mappings) {
   if (vm_stack.base <= vm_stack.low) return {};
-  const StackBounds mapping = mappingHolding(vm_stack.base - 8);
+  const StackBounds mapping = mappingHolding(vm_stack.base - 8, mappings);
   if (mapping.base <= mapping.low) return {};
   const StackBounds kept{std::max(vm_stack.low, mapping.low), std::min(vm_stack.base, mapping.base)};
   return kept.low < kept.base ? kept : StackBounds{};
@@ -247,7 +247,7 @@ void ThreadTracker::onStart(JNIEnv* jni, jthread thread) {
   }
 }
 
-void ThreadTracker::forEachRunning(JNIEnv* jni, bool (*is_agent_thread)(JNIEnv* jni, jthread thread),
+void ThreadTracker::forEachRunning(JNIEnv* jni, bool (*is_agent_thread)(JNIEnv* jni, jthread thread), bool with_stacks,
                                    const std::function<void(jthread, pid_t, StackBounds)>& fn) {
   jint count = 0;
   jthread* threads = nullptr;
@@ -258,11 +258,12 @@ void ThreadTracker::forEachRunning(JNIEnv* jni, bool (*is_agent_thread)(JNIEnv* 
   VmStructs vm;
   JavaThreadTids tids;
   const bool by_vm = vm.bind(lookupJvmSymbol) && tids.bind(vm, jni);
+  const std::vector<Mapping> mappings = with_stacks ? processMappings() : std::vector<Mapping>{};
   for (jint i = 0; i < count; ++i) {
     pid_t tid = by_vm ? listedTid(tids.tidOf(jni, threads[i]), tasks) : 0;
     if (tid == 0) tid = tidByOsName(os_names, i, tasks);
     if (tid == 0 && os_names[i] == "main") tid = mainThreadTid(tasks);
-    const StackBounds stack = by_vm && tid != 0 ? checkedStack(tids.stackOf(jni, threads[i])) : StackBounds{};
+    const StackBounds stack = with_stacks && by_vm && tid != 0 ? checkedStack(tids.stackOf(jni, threads[i]), mappings) : StackBounds{};
     if (!is_agent_thread(jni, threads[i])) fn(threads[i], tid, stack);
     jni->DeleteLocalRef(threads[i]);
   }
@@ -273,12 +274,12 @@ void ThreadTracker::registerRunning(JNIEnv* jni, bool (*is_agent_thread)(JNIEnv*
   // cpu mode leaves the foreign threads out: no agent code runs on them to set the
   // thread-local slot their handler would look for (after an attach, adoptRunning does).
   if (options_.mode != SampleMode::Wall) return;
-  forEachRunning(jni, is_agent_thread, [&](jthread thread, pid_t tid, StackBounds) { registerForeign(jni, thread, tid); });
+  forEachRunning(jni, is_agent_thread, false, [&](jthread thread, pid_t tid, StackBounds) { registerForeign(jni, thread, tid); });
 }
 
 void ThreadTracker::adoptRunning(JNIEnv* jni, bool (*is_agent_thread)(JNIEnv* jni, jthread thread),
                                  NativeThreads& table) {
-  forEachRunning(jni, is_agent_thread, [&](jthread thread, pid_t tid, StackBounds stack) {
+  forEachRunning(jni, is_agent_thread, true, [&](jthread thread, pid_t tid, StackBounds stack) {
     if (tid == 0) return;  // its OS thread not found by name: it cannot be given a timer
     MetaEvent start;
     ThreadSlot* slot = newSlot(jni, thread, tid, start);

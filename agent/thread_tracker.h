@@ -77,8 +77,9 @@ class ThreadTracker {
   ThreadSlot* newSlot(JNIEnv* jni, jthread thread, pid_t tid, MetaEvent& start);
   void registerForeign(JNIEnv* jni, jthread thread, pid_t tid);
   // fn(thread, tid, stack) for every live thread but the agent's; tid 0 when not found by
-  // name, stack zeros when the VM's account of it cannot be read or checked.
-  void forEachRunning(JNIEnv* jni, bool (*is_agent_thread)(JNIEnv* jni, jthread thread),
+  // name, stack zeros when not asked for (`with_stacks`) or the VM's account of it cannot be
+  // read or checked.
+  void forEachRunning(JNIEnv* jni, bool (*is_agent_thread)(JNIEnv* jni, jthread thread), bool with_stacks,
                       const std::function<void(jthread, pid_t, StackBounds)>& fn);
   void release(JNIEnv* jni, ThreadSlot* slot);
   // The id of the thread that ran on this OS thread before (0 if none) and forgets it.

@@ -21,6 +21,9 @@ constexpr int64_t kMaxFlushPeriodNs = 1'000'000'000;
 // Mixed mode: the native threads are scanned whenever the thread count changes, and at least
 // this often (a thread that started as another ended leaves the count as it was).
 constexpr int64_t kNativeScanPeriodNs = 1'000'000'000;
+// A thread whose stack is not known yet but left its stack pointer gets a scan sooner, yet
+// not every cycle: a pointer in no readable mapping is left again by its next sample.
+constexpr int64_t kPendingStackScanGapNs = 100'000'000;
 }  // namespace
 
 bool WriterThread::start(JNIEnv* jni) {
@@ -112,7 +115,8 @@ void WriterThread::cycle(JNIEnv* jni, bool last) {
   const int64_t now = monotonicNs();
   const int64_t time_ns = now - in_.start_ns;
   if (in_.native_threads && !last &&
-      (now >= next_scan_ns_ || in_.native_threads->threadCountChanged() || in_.native_threads->stackPending())) {
+      (now >= next_scan_ns_ || in_.native_threads->threadCountChanged() ||
+       (now >= next_scan_ns_ - kNativeScanPeriodNs + kPendingStackScanGapNs && in_.native_threads->stackPending()))) {
     in_.native_threads->scan();  // before drainMeta: the records of the threads it found
     next_scan_ns_ = now + kNativeScanPeriodNs;
   }

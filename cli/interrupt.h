@@ -3,7 +3,9 @@
 // flag the command's loop polls instead of killing it, so that it ends cleanly (its file
 // complete, its connection closed, an agent it loaded detached). SIGPIPE is ignored meanwhile:
 // a reader that went away (`top --json | head`) makes the next write to stdout fail, which
-// the command takes as the same end, instead of dying with the JVM left recording.
+// the command takes as the same end, instead of dying with the JVM left recording. A second
+// signal of the same kind ends the process at once, as without the scope: a command blocked
+// (writing to a reader that stopped reading, a JVM that does not answer) still obeys it.
 #pragma once
 
 #include <array>
@@ -15,7 +17,7 @@ class InterruptScope {
  public:
   InterruptScope() {
     flag() = 0;
-    for (size_t i = 0; i < kEnding.size(); ++i) previous_[i] = std::signal(kEnding[i], [](int) { flag() = 1; });
+    for (size_t i = 0; i < kEnding.size(); ++i) previous_[i] = std::signal(kEnding[i], onEnding);
     previous_pipe_ = std::signal(SIGPIPE, SIG_IGN);
   }
   ~InterruptScope() {
@@ -29,6 +31,16 @@ class InterruptScope {
 
  private:
   static constexpr std::array<int, 3> kEnding = {SIGINT, SIGTERM, SIGHUP};
+
+  // signal() and raise() are async-signal-safe.
+  static void onEnding(int signal_number) {
+    if (flag() == 0) {
+      flag() = 1;
+      return;
+    }
+    std::signal(signal_number, SIG_DFL);
+    std::raise(signal_number);
+  }
 
   static volatile std::sig_atomic_t& flag() {
     static volatile std::sig_atomic_t interrupted = 0;

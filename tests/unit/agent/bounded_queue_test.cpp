@@ -48,6 +48,27 @@ TEST(BoundedQueue, EveryItemIsTakenOrCounted) {
 
 // Items pushed with frames from several threads: each item taken finds its own frames in the
 // frame store taken with it, whatever the interleaving with the takes.
+// The frame store is bounded too: an item whose frames would take it past its bound is
+// dropped and counted, the items before it kept whole; a take makes room again.
+TEST(BoundedQueue, FramesBeyondTheStoresBoundDropTheirItem) {
+  struct Item {
+    FrameRange frames;
+  };
+  constexpr size_t kChunk = BoundedQueue<Item>::kMaxQueuedFrames / 4;
+  BoundedQueue<Item> queue(64);
+  const std::vector<RawFrame> frames(kChunk, RawFrame{1, nullptr});
+  for (int i = 0; i < 5; ++i) queue.push(Item{}, frames);
+  EXPECT_EQ(queue.dropped(), 1u);
+  std::vector<Item> batch;
+  std::vector<RawFrame> store;
+  queue.takeAll(batch, store);
+  ASSERT_EQ(batch.size(), 4u);
+  EXPECT_EQ(store.size(), 4 * kChunk);
+  EXPECT_EQ(batch.back().frames.first, 3 * kChunk);
+  queue.push(Item{}, frames);
+  EXPECT_EQ(queue.dropped(), 1u);
+}
+
 TEST(BoundedQueue, EachItemKeepsItsOwnFrames) {
   struct Item {
     int producer = 0, index = 0;

@@ -22,7 +22,7 @@ public final class IntrinsicLoop {
         System.out.println("ready");
         System.out.flush();
         while (Cpu.threadNs() < endNs) {
-            sink += work(20_000);
+            sink += work(200_000);
         }
         System.out.println("done");
     }
