@@ -1,0 +1,97 @@
+// The signal side of cfi_chain.c: a SIGPROF handler that walks the interrupted thread's stack
+// twice into fixed arrays, as the agent's handler does, by the CFI of the loaded modules
+// (native/native_stack_walk.h) and by frame pointers alone (native/frame_pointer_walk.h); the
+// symbolizing happens after, outside the handler.
+#include <pthread.h>
+#include <signal.h>
+#include <sys/time.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <string>
+
+#include "native/native_stack_walk.h"
+#include "native/symbolizer.h"
+
+namespace native = stackscope::native;
+
+// Set by the handler once it has walked kWalks times; read by chain_a in cfi_chain.c.
+extern "C" {
+volatile int walks_done = 0;
+}
+
+namespace {
+
+constexpr int kWalks = 200;
+constexpr int kMaxFrames = 32;
+
+struct Walk {
+  uintptr_t frames[kMaxFrames];
+  int count = 0;
+};
+
+native::StackBounds stack;
+Walk cfi_walks[kWalks];
+Walk fp_walks[kWalks];
+int walks = 0;
+
+uintptr_t readWord(uintptr_t address) { return *reinterpret_cast<const uintptr_t*>(address); }
+
+void walkInterruptedThread(int, siginfo_t*, void* context) {
+  if (walks == kWalks) return;
+  const mcontext_t& machine = static_cast<ucontext_t*>(context)->uc_mcontext;
+  native::WalkRegisters regs;
+  regs.pc = static_cast<uintptr_t>(machine.gregs[REG_RIP]);
+  regs.sp = static_cast<uintptr_t>(machine.gregs[REG_RSP]);
+  regs.fp = static_cast<uintptr_t>(machine.gregs[REG_RBP]);
+  const auto never = [](uintptr_t) { return false; };
+  cfi_walks[walks].count = native::walkNativeStack(regs, stack, native::loadedUnwindModules(), readWord, never,
+                                                   cfi_walks[walks].frames, kMaxFrames);
+  fp_walks[walks].count = native::walkFramePointers(regs, stack, readWord, never, fp_walks[walks].frames, kMaxFrames);
+  if (++walks == kWalks) walks_done = 1;
+}
+
+void printWalk(native::Symbolizer& symbolizer, const char* kind, const Walk& walk) {
+  std::string line = kind;
+  for (int i = 0; i < walk.count; i++) {
+    // Above the first frame the words are return addresses: name the call, one byte before.
+    const uintptr_t pc = i == 0 ? walk.frames[i] : walk.frames[i] - 1;
+    line += (i == 0 ? "" : ";") + native::display(symbolizer.symbolize(pc));
+  }
+  std::printf("%s\n", line.c_str());
+}
+
+}  // namespace
+
+extern "C" int armWalksOnSigprof() {
+  pthread_attr_t attributes;
+  if (pthread_getattr_np(pthread_self(), &attributes) != 0) return 0;
+  void* low = nullptr;
+  size_t size = 0;
+  pthread_attr_getstack(&attributes, &low, &size);
+  pthread_attr_destroy(&attributes);
+  stack.low = reinterpret_cast<uintptr_t>(low);
+  stack.base = stack.low + size;
+  native::refreshLoadedUnwindModules();
+
+  struct sigaction action = {};
+  action.sa_sigaction = walkInterruptedThread;
+  action.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset(&action.sa_mask);
+  if (sigaction(SIGPROF, &action, nullptr) != 0) return 0;
+  // Fires every 1 ms of the process's CPU time: while chain_a spins, as it is the one running.
+  itimerval timer = {{0, 1000}, {0, 1000}};
+  return setitimer(ITIMER_PROF, &timer, nullptr) == 0;
+}
+
+extern "C" int printWalks() {
+  itimerval off = {};
+  setitimer(ITIMER_PROF, &off, nullptr);
+  native::Symbolizer symbolizer(getpid());
+  for (int i = 0; i < walks; i++) {
+    printWalk(symbolizer, "cfi:", cfi_walks[i]);
+    printWalk(symbolizer, "fp:", fp_walks[i]);
+  }
+  return walks > 0;
+}
