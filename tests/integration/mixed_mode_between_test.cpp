@@ -1,6 +1,7 @@
 // Mixed mode's native frames between Java frames (agent/native_between.h): a JNI method that
 // calls back into Java shows, between the callback and the native method, the JNI library's
-// C function and the JVM's functions that made the call.
+// C function and the JVM's functions that made the call. And the native frames on top of the
+// Java ones where the C code keeps no frame pointer (native/native_stack_walk.h).
 #include <algorithm>
 #include <sstream>
 
@@ -157,6 +158,40 @@ TEST_F(MixedModeBetween, TheVmLoadingAClassShowsItsFramesBetweenTheJavaFrames) {
   }
   ASSERT_GT(burn_samples, 50) << "too few samples of burn to judge";
   EXPECT_GE(right / burn_samples, 0.90) << right << " of " << burn_samples << "; the others:\n" << wrong;
+}
+
+class MixedModeCfi : public RecordingTest {};
+
+// NoFramePointerChain's main thread spends nearly all its CPU in jni_chain_a, called from the
+// native method run through jni_chain_c and jni_chain_b, C functions built with
+// -fomit-frame-pointer (tests/native_programs/jni_no_frame_pointer.c): only their CFI
+// describes their frames. Truth by construction: every sample of jni_chain_a has, outermost
+// first, main, run, run's C function, jni_chain_c, jni_chain_b and then jni_chain_a on top.
+// Tolerance: at least 90 % of jni_chain_a's samples show the whole chain (one taken as a
+// function is entered or left may lack a frame the compiler has not set up yet).
+TEST_F(MixedModeCfi, CFunctionsWithoutFramePointersShowTheirCallers) {
+  const std::string path = file("chain.ssr");
+  ProcessResult rec = record({"-e", "cpu"}, path, "NoFramePointerChain", {"2000", JNI_NO_FRAME_POINTER_LIBRARY});
+  ASSERT_EQ(rec.exit_code, 0) << rec.err;
+  const std::vector<std::string> chain = {kWorkloads + "NoFramePointerChain.main", kWorkloads + "NoFramePointerChain.run",
+                                          "Java_io_stackscope_workloads_NoFramePointerChain_run", "jni_chain_c",
+                                          "jni_chain_b", "jni_chain_a"};
+  double leaf_samples = 0, whole = 0;
+  std::string wrong;
+  for (const FoldedStack& stack : mainThreadStacks(path)) {
+    // Kernel frames may be above it (an interrupt): the chain is what lies below.
+    const auto leaf = std::find(stack.frames.begin(), stack.frames.end(), chain.back());
+    if (leaf == stack.frames.end()) continue;
+    leaf_samples += stack.samples;
+    if (withoutStubs({stack.frames.begin(), leaf + 1}) == chain) {
+      whole += stack.samples;
+    } else {
+      for (const std::string& frame : stack.frames) wrong += frame + ";";
+      wrong += " " + std::to_string(stack.samples) + "\n";
+    }
+  }
+  ASSERT_GT(leaf_samples, 100) << "too few samples of jni_chain_a to judge";
+  EXPECT_GE(whole / leaf_samples, 0.90) << whole << " of " << leaf_samples << "; the others:\n" << wrong;
 }
 
 }  // namespace
