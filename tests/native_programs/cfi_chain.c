@@ -3,7 +3,8 @@
    own, described only by its CFI). chain_a burns the CPU until the SIGPROF handler
    (cfi_chain_walk.cpp) has walked the interrupted stack kWalks times, both by the CFI
    (native/native_stack_walk.h) and by frame pointers alone; main then prints each walk,
-   symbolized, as one line "cfi:" or "fp:" then the frames innermost first, separated by ';'.
+   symbolized, as one line "cfi:" or "fp:" then the frames innermost first, separated by ';',
+   then a line "cost: ..." with what the walks cost.
    Exit 0, or 1 if no walk was taken. */
 #include <stdio.h>
 
