@@ -2,19 +2,17 @@
 // twice into fixed arrays, as the agent's handler does, by the CFI of the loaded modules
 // (native/native_stack_walk.h) and by frame pointers alone (native/frame_pointer_walk.h); the
 // symbolizing happens after, outside the handler.
-#include <pthread.h>
 #include <signal.h>
-#include <sys/time.h>
+#include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
-
-#include <time.h>
 
 #include <cstdio>
 #include <string>
 
 #include "native/native_stack_walk.h"
 #include "native/symbolizer.h"
+#include "sigprof_walks.h"
 
 namespace native = stackscope::native;
 
@@ -94,29 +92,12 @@ void printWalk(native::Symbolizer& symbolizer, const char* kind, const Walk& wal
 }  // namespace
 
 extern "C" int armWalksOnSigprof() {
-  pthread_attr_t attributes;
-  if (pthread_getattr_np(pthread_self(), &attributes) != 0) return 0;
-  void* low = nullptr;
-  size_t size = 0;
-  pthread_attr_getstack(&attributes, &low, &size);
-  pthread_attr_destroy(&attributes);
-  stack.low = reinterpret_cast<uintptr_t>(low);
-  stack.base = stack.low + size;
   native::refreshLoadedUnwindModules();
-
-  struct sigaction action = {};
-  action.sa_sigaction = walkInterruptedThread;
-  action.sa_flags = SA_SIGINFO | SA_RESTART;
-  sigemptyset(&action.sa_mask);
-  if (sigaction(SIGPROF, &action, nullptr) != 0) return 0;
-  // Fires every 1 ms of the process's CPU time: while chain_a spins, as it is the one running.
-  itimerval timer = {{0, 1000}, {0, 1000}};
-  return setitimer(ITIMER_PROF, &timer, nullptr) == 0;
+  return stackscope::testing::armSigprofWalks(walkInterruptedThread, stack);
 }
 
 extern "C" int printWalks() {
-  itimerval off = {};
-  setitimer(ITIMER_PROF, &off, nullptr);
+  stackscope::testing::disarmSigprofWalks();
   native::Symbolizer symbolizer(getpid());
   for (int i = 0; i < walks; i++) {
     printWalk(symbolizer, "cfi:", cfi_walks[i]);

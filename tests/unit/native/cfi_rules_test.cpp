@@ -129,6 +129,14 @@ Bytes framePointerFunction() {
                  defCfa(7, 8)});
 }
 
+// Both functions, the frameless one at 0x100, the other at 0x200, under one CIE.
+CfiTables bothFunctions(HandMadeTables& made) {
+  const size_t cie = made.cie();
+  made.fde(cie, 0x100, 0x48, framelessFunction());
+  made.fde(cie, 0x200, 0x28, framePointerFunction());
+  return made.finish();
+}
+
 TEST(CfiRules, FollowTheCfaOffsetInstructionByInstructionOfAFramelessFunction) {
   HandMadeTables made;
   made.fde(made.cie(), 0x100, 0x48, framelessFunction());
@@ -206,10 +214,7 @@ TEST(CfiRules, SayTheOutermostFrameHasNoCaller) {
 // the bytes (run under a sanitizer to see one; here at least no crash and no loop).
 TEST(CfiRules, SurviveTruncatedAndCorruptedTables) {
   HandMadeTables made;
-  const size_t cie = made.cie();
-  made.fde(cie, 0x100, 0x48, framelessFunction());
-  made.fde(cie, 0x200, 0x28, framePointerFunction());
-  const CfiTables whole = made.finish();
+  const CfiTables whole = bothFunctions(made);
   Bytes copy(whole.bytes, whole.bytes + whole.size);
   const uintptr_t pcs[] = {made.code(0x105), made.code(0x131), made.code(0x210)};
   for (size_t size = 0; size < whole.size; ++size) {
@@ -236,10 +241,7 @@ TEST(CfiRules, SurviveTruncatedAndCorruptedTables) {
 // chain goes on to a return address 0 (the end). The walk reads all three callers.
 TEST(NativeStackWalk, StepsByTheCfiThenByTheFramePointerWhereThereIsNone) {
   HandMadeTables made;
-  const size_t cie = made.cie();
-  made.fde(cie, 0x100, 0x48, framelessFunction());
-  made.fde(cie, 0x200, 0x28, framePointerFunction());
-  const CfiTables tables = made.finish();
+  const CfiTables tables = bothFunctions(made);
   const UnwindModule module{made.code(0), made.code(0x1000), tables};
   const UnwindModules modules{&module, 1};
 
