@@ -39,6 +39,15 @@ CfiStep callerByCfi(const WalkRegisters& frame, uintptr_t lookup_pc, uintptr_t i
   return CfiStep::Stepped;
 }
 
+// The caller of `frame` by its CFI, else by its frame pointer; false where neither gives one.
+template <typename Read>
+bool callerOfFrame(const WalkRegisters& frame, uintptr_t lookup_pc, uintptr_t interrupted_sp, const StackBounds& stack,
+                   const UnwindModules* modules, Read read, WalkRegisters& caller) {
+  const CfiStep step = callerByCfi(frame, lookup_pc, interrupted_sp, stack, modules, read, caller);
+  if (step == CfiStep::End) return false;
+  return step == CfiStep::Stepped || callerByFramePointer(frame, interrupted_sp, stack, read, caller);
+}
+
 // From regs: out[0] = regs.pc, then one return address per frame, up to `max`; stops where
 // neither the CFI nor the frame pointer gives a caller, at a zero return address, or when
 // stop(pc) is true for a return address (not written: the caller walks on from there by other
@@ -55,9 +64,7 @@ int walkNativeStack(const WalkRegisters& regs, const StackBounds& stack, const U
     // Above the interrupted frame, pc is a return address: one byte back is inside the call.
     const uintptr_t lookup_pc = count == 1 ? frame.pc : frame.pc - 1;
     WalkRegisters caller;
-    const CfiStep step = callerByCfi(frame, lookup_pc, regs.sp, stack, modules, read, caller);
-    if (step == CfiStep::End) break;
-    if (step == CfiStep::NoRule && !callerByFramePointer(frame, regs.sp, stack, read, caller)) break;
+    if (!callerOfFrame(frame, lookup_pc, regs.sp, stack, modules, read, caller)) break;
     if (caller.pc == 0 || stop(caller.pc)) break;
     out[count++] = caller.pc;
     frame = caller;
