@@ -15,11 +15,3 @@ JNIEXPORT void JNICALL Java_io_stackscope_workloads_JniCallback_callBack(JNIEnv*
   jmethodID work = (*env)->GetStaticMethodID(env, owner, "work", "(I)V");
   if (work) call_work(env, owner, work, rounds);
 }
-
-JNIEXPORT jlong JNICALL Java_io_stackscope_workloads_JniCallback_spin(JNIEnv* env, jclass owner, jint rounds) {
-  (void)env;
-  (void)owner;
-  volatile jlong x = 1;
-  for (jint i = 0; i < rounds; i++) x = x * 6364136223846793005LL + 1442695040888963407LL;
-  return x;
-}
