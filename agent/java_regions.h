@@ -9,8 +9,8 @@
 // anchors); these functions find them: each Java region is walked frame by frame up to its
 // entry frame (compiled frames and stubs by their frame size from the code cache, interpreted
 // ones by their rbp chain, as HotSpot's frame::sender does on x86-64), the wrapper gives the
-// next region's top, and the native frames between are the entry frame's frame-pointer chain
-// down to that top.
+// next region's top, and the native frames between are walked from the entry frame down to
+// that top (by their CFI, by frame pointers where there is none).
 //
 // Pure and async-signal-safe: stack words through `read` at addresses usedStackWord allows;
 // what a pc is, through `classify` (the VM's code cache, entry_frames.h).
@@ -19,6 +19,7 @@
 #include <cstdint>
 
 #include "agent/stub_unwind.h"
+#include "native/native_stack_walk.h"
 
 namespace stackscope::agent {
 
@@ -114,24 +115,29 @@ inline constexpr uintptr_t kMaxCallPadding = 32;
 
 // The native frames between an entry frame and the Java region below it (whose top's sp is
 // below_sp): return addresses, innermost first (JavaCalls::call_helper's, ...,
-// jni_CallStaticVoidMethod's, the JNI method's C function), up to `max`. The chain must end
-// in the code cache at below_sp (or kMaxCallPadding above it); a function without a frame
-// pointer may cut it short (what was found is kept), but a chain that reaches Java code
-// anywhere else is not this stack's: -1.
+// jni_CallStaticVoidMethod's, the JNI method's C function), up to `max`. The entry frame (the
+// call stub's) keeps rbp; the frames under it are stepped by their CFI, by their frame pointer
+// where there is none (native/native_stack_walk.h; `modules` null: frame pointers only). The
+// chain must end in the code cache at below_sp (or kMaxCallPadding above it); a frame neither
+// steps may cut it short (what was found is kept), but a chain that reaches Java code anywhere
+// else is not this stack's: -1.
 template <typename Read, typename InCodeCache>
 int nativeFramesBetween(uintptr_t entry_fp, uintptr_t below_sp, uintptr_t interrupted_sp, const StackBounds& stack,
-                        Read read, InCodeCache inCodeCache, uintptr_t* out, int max) {
+                        const native::UnwindModules* modules, Read read, InCodeCache inCodeCache, uintptr_t* out,
+                        int max) {
   int count = 0;
-  uintptr_t fp = entry_fp;
-  while (count < max && fp + 16 <= below_sp) {
-    if (!usedStackWord(fp, interrupted_sp, stack) || !usedStackWord(fp + 8, interrupted_sp, stack)) break;
-    const auto return_address = static_cast<uintptr_t>(read(fp + 8));
-    if (inCodeCache(return_address)) return below_sp - (fp + 16) <= kMaxCallPadding ? count : -1;
-    if (return_address == 0) break;
-    out[count++] = return_address;
-    const auto caller_fp = static_cast<uintptr_t>(read(fp));
-    if (caller_fp <= fp) break;
-    fp = caller_fp;
+  WalkRegisters frame{0, entry_fp, entry_fp};
+  while (count < max) {
+    WalkRegisters caller;
+    // Above the entry frame each pc is a return address: one byte back is inside the call.
+    const bool stepped = frame.pc == 0  // the entry frame
+                             ? native::callerByFramePointer(frame, interrupted_sp, stack, read, caller)
+                             : native::callerOfFrame(frame, frame.pc - 1, interrupted_sp, stack, modules, read, caller);
+    if (!stepped || caller.sp > below_sp) break;
+    if (inCodeCache(caller.pc)) return below_sp - caller.sp <= kMaxCallPadding ? count : -1;
+    if (caller.pc == 0) break;
+    out[count++] = caller.pc;
+    frame = caller;
   }
   return count;
 }

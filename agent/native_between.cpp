@@ -47,7 +47,8 @@ bool findRegions(const BetweenInput& input, Regions& out) {
       out.between[used++] = {kStubFrameBci, reinterpret_cast<const void*>(static_cast<uintptr_t>(call_stub) + 1)};
     }
     uintptr_t pcs[kMaxSegmentFrames];
-    const int count = nativeFramesBetween(entry_fp, below.sp, input.interrupted_sp, input.stack, readStackWord,
+    const int count = nativeFramesBetween(entry_fp, below.sp, input.interrupted_sp, input.stack,
+                                          native::loadedUnwindModules(), readStackWord,
                                           in_code_cache, pcs, std::min(kMaxSegmentFrames, kMaxBetweenFrames - used));
     if (count < 0) return false;
     // Return addresses: one byte back is inside the call, in the calling function.

@@ -5,7 +5,9 @@
 //     it never blocks: a full ring is counted as lost, not waited on;
 //   * no allocation, no locks (only lock-free atomics), no C++ exceptions, no JVMTI or JNI;
 //   * the only memory it reads besides its own data is the interrupted thread's stack, and
-//     only words that stub_unwind.h's usedStackWord allows (a fault here kills the JVM);
+//     only words that stub_unwind.h's usedStackWord allows (a fault here kills the JVM), and
+//     in mixed mode the loaded modules' unwinding tables, each read checked against the
+//     module's segment that holds them (native/cfi_rules.h, native/unwind_modules.h);
 //   * errno is saved and restored;
 //   * a signal can still arrive after the recording has ended: the handler counts itself in
 //     g_in_handler before it checks the global "active" flag, and a session frees the data it
@@ -35,6 +37,7 @@
 #include "agent/thread_registry.h"
 #include "agent/vm_pauses.h"
 #include "agent/wall_pending.h"
+#include "native/native_stack_walk.h"
 
 namespace stackscope::agent {
 
@@ -309,7 +312,8 @@ jint walkJava(const ThreadSlot& thread, JNIEnv* env, RawFrame* frames, jint dept
 
 #if defined(__x86_64__)
 // Mixed mode: the native frames the thread was interrupted in (JVM runtime, JNI libraries,
-// libc), innermost first, up to the first frame in the code cache. 0 when the pc is in Java
+// libc), innermost first, up to the first frame in the code cache, or for a thread with no
+// Java frame (the JVM's own) down to its first function (clone3) when the chain holds. 0 when the pc is in Java
 // code, or the thread's stack is not known yet.
 jint walkNative(ThreadSlot& thread, RawFrame* frames, jint depth, void* ucontext) {
   const CompiledCode* code = g_compiled_code.load(std::memory_order_acquire);
@@ -323,8 +327,9 @@ jint walkNative(ThreadSlot& thread, RawFrame* frames, jint depth, void* ucontext
   constexpr int kMaxNativeFrames = 128;  // leaves room for the Java frames
   uintptr_t pcs[kMaxNativeFrames];
   const auto in_code_cache = [code](uintptr_t pc) { return code->contains(pc); };
-  const int count = native::walkFramePointers(regs, thread.stack, readStackWord, in_code_cache, pcs,
-                                              std::min<int>(kMaxNativeFrames, depth));
+  // By the modules' CFI, frame pointers where there is none (native/native_stack_walk.h).
+  const int count = native::walkNativeStack(regs, thread.stack, native::loadedUnwindModules(), readStackWord,
+                                            in_code_cache, pcs, std::min<int>(kMaxNativeFrames, depth));
   for (int i = 0; i < count; ++i) {
     // A return address is the instruction after the call, maybe already past the caller's end.
     frames[i] = {kNativeFrameBci, reinterpret_cast<const void*>(i == 0 ? pcs[i] : pcs[i] - 1)};
@@ -590,6 +595,9 @@ bool g_replaced_foreign_handler = false;
 }  // namespace
 
 bool installCaptureHandler(const CaptureConfig& config) {
+  // The loaded modules' unwinding tables, before any handler walks by them (the writer
+  // thread reads them again as libraries are loaded: refreshUnwindModules).
+  if (config.native_frames) native::refreshLoadedUnwindModules();
   g_config = config;
   g_walk = reinterpret_cast<AsyncGetCallTraceFn>(config.async_get_call_trace);
   struct sigaction action{};

@@ -10,6 +10,7 @@
 #include "agent/stack_capture.h"
 #include "agent/vm_pauses.h"
 #include "format/part_names.h"
+#include "native/unwind_modules.h"
 
 namespace stackscope::agent {
 
@@ -120,6 +121,9 @@ void WriterThread::cycle(JNIEnv* jni, bool last) {
     in_.native_threads->scan();  // before drainMeta: the records of the threads it found
     next_scan_ns_ = now + kNativeScanPeriodNs;
   }
+  // Mixed mode: the unwinding tables of libraries loaded since (one look at the loader's
+  // counts when none was).
+  if (in_.options->native && !last) native::refreshLoadedUnwindModules();
   releaseStoppedRings();
   drainMeta();
   drainRing(jni);

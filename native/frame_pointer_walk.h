@@ -32,6 +32,22 @@ inline bool usedStackWord(uintptr_t addr, uintptr_t sp, const StackBounds& stack
          addr <= stack.base - 8 && addr % 8 == 0;
 }
 
+// One frame-pointer step: the caller of `frame`, whose function keeps rbp as its frame pointer
+// ([fp] the caller's rbp, [fp + 8] the return address, the caller's sp above them). False when
+// those words are not in the used stack (from interrupted_sp) or the frame pointer lies below
+// the frame's sp: a step must climb the stack.
+template <typename Read>
+bool callerByFramePointer(const WalkRegisters& frame, uintptr_t interrupted_sp, const StackBounds& stack, Read read,
+                          WalkRegisters& caller) {
+  const uintptr_t fp = frame.fp;
+  // usedStackWord(fp) bounds fp below the base, so fp + 8 cannot overflow.
+  if (fp < frame.sp || !usedStackWord(fp, interrupted_sp, stack) || !usedStackWord(fp + 8, interrupted_sp, stack)) {
+    return false;
+  }
+  caller = {static_cast<uintptr_t>(read(fp + 8)), fp + 16, static_cast<uintptr_t>(read(fp))};
+  return true;
+}
+
 // Follows the frame-pointer chain from regs: out[0] = regs.pc, then one return address per
 // frame. Stops at `max` addresses, at a frame word outside [sp, base), when the next frame
 // pointer does not lie above the current one (the chain must climb the stack, so it cannot
@@ -44,16 +60,14 @@ int walkFramePointers(const WalkRegisters& regs, const StackBounds& stack, Read 
   if (max <= 0 || regs.pc == 0) return 0;
   int count = 0;
   out[count++] = regs.pc;
-  uintptr_t fp = regs.fp;
+  WalkRegisters frame = regs;
   while (count < max) {
-    // usedStackWord(fp) bounds fp below the base, so fp + 8 cannot overflow.
-    if (!usedStackWord(fp, regs.sp, stack) || !usedStackWord(fp + 8, regs.sp, stack)) break;
-    const uintptr_t return_address = read(fp + 8);
-    const uintptr_t caller_fp = read(fp);
-    if (return_address == 0 || stop(return_address)) break;
-    out[count++] = return_address;
-    if (caller_fp <= fp) break;
-    fp = caller_fp;
+    WalkRegisters caller;
+    if (!callerByFramePointer(frame, regs.sp, stack, read, caller)) break;
+    if (caller.pc == 0 || stop(caller.pc)) break;
+    out[count++] = caller.pc;
+    if (caller.fp <= frame.fp) break;
+    frame = caller;
   }
   return count;
 }

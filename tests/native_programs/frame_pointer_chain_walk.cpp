@@ -1,9 +1,7 @@
 // The signal side of frame_pointer_chain.c: a SIGPROF handler that walks the frame-pointer
 // chain of the interrupted thread (native/frame_pointer_walk.h) into a fixed array, as the
 // agent's handler does; the symbolizing happens after, outside the handler.
-#include <pthread.h>
 #include <signal.h>
-#include <sys/time.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -11,6 +9,7 @@
 
 #include "native/frame_pointer_walk.h"
 #include "native/symbolizer.h"
+#include "sigprof_walks.h"
 
 namespace native = stackscope::native;
 
@@ -41,29 +40,10 @@ void walkInterruptedThread(int, siginfo_t*, void* context) {
 
 }  // namespace
 
-extern "C" int armWalkOnSigprof() {
-  pthread_attr_t attributes;
-  if (pthread_getattr_np(pthread_self(), &attributes) != 0) return 0;
-  void* low = nullptr;
-  size_t size = 0;
-  pthread_attr_getstack(&attributes, &low, &size);
-  pthread_attr_destroy(&attributes);
-  stack.low = reinterpret_cast<uintptr_t>(low);
-  stack.base = stack.low + size;
-
-  struct sigaction action = {};
-  action.sa_sigaction = walkInterruptedThread;
-  action.sa_flags = SA_SIGINFO | SA_RESTART;
-  sigemptyset(&action.sa_mask);
-  if (sigaction(SIGPROF, &action, nullptr) != 0) return 0;
-  // Fires after 1 ms of the process's CPU time: while leaf spins, as it is the one running.
-  itimerval timer = {{0, 1000}, {0, 1000}};
-  return setitimer(ITIMER_PROF, &timer, nullptr) == 0;
-}
+extern "C" int armWalkOnSigprof() { return stackscope::testing::armSigprofWalks(walkInterruptedThread, stack); }
 
 extern "C" int printWalk() {
-  itimerval off = {};
-  setitimer(ITIMER_PROF, &off, nullptr);
+  stackscope::testing::disarmSigprofWalks();
   native::Symbolizer symbolizer(getpid());
   for (int i = 0; i < frame_count; i++) {
     // Above the first frame the words are return addresses: name the call, one byte before.

@@ -91,16 +91,16 @@ TEST(JavaRegions, EachRegionEndsAtItsEntryFrameAndTheWrapperGivesTheNext) {
 TEST(JavaRegions, TheNativeFramesBetweenEndAtTheNextRegionsTop) {
   const FakeStack stack = jniCallback();
   uintptr_t pcs[8];
-  ASSERT_EQ(nativeFramesBetween(0x1300, 0x13d0, kInterruptedSp, kStack, stack, inCodeCache, pcs, 8), 3);
+  ASSERT_EQ(nativeFramesBetween(0x1300, 0x13d0, kInterruptedSp, kStack, nullptr, stack, inCodeCache, pcs, 8), 3);
   EXPECT_EQ(pcs[0], kCallHelper + 5);
   EXPECT_EQ(pcs[1], kJniCall + 5);
   EXPECT_EQ(pcs[2], kCFunction + 5);
-  EXPECT_EQ(nativeFramesBetween(0x1300, 0x13d0, kInterruptedSp, kStack, stack, inCodeCache, pcs, 2), 2) << "at most max";
+  EXPECT_EQ(nativeFramesBetween(0x1300, 0x13d0, kInterruptedSp, kStack, nullptr, stack, inCodeCache, pcs, 2), 2) << "at most max";
   // The anchor may be stored a few words above where the call is made (the stack aligned, an
   // intermediate call in the interpreter); a chain that reaches Java code further from the
   // next region's top is another stack's.
-  EXPECT_EQ(nativeFramesBetween(0x1300, 0x13d0 + kMaxCallPadding, kInterruptedSp, kStack, stack, inCodeCache, pcs, 8), 3);
-  EXPECT_EQ(nativeFramesBetween(0x1300, 0x13d0 + kMaxCallPadding + 8, kInterruptedSp, kStack, stack, inCodeCache, pcs, 8),
+  EXPECT_EQ(nativeFramesBetween(0x1300, 0x13d0 + kMaxCallPadding, kInterruptedSp, kStack, nullptr, stack, inCodeCache, pcs, 8), 3);
+  EXPECT_EQ(nativeFramesBetween(0x1300, 0x13d0 + kMaxCallPadding + 8, kInterruptedSp, kStack, nullptr, stack, inCodeCache, pcs, 8),
             -1);
 }
 
@@ -108,7 +108,7 @@ TEST(JavaRegions, AFunctionWithoutAFramePointerCutsTheNativeFramesShort) {
   FakeStack stack = jniCallback();
   stack.words[0x1380] = 0x42;  // the C function's rbp was a plain register
   uintptr_t pcs[8];
-  ASSERT_EQ(nativeFramesBetween(0x1300, 0x13d0, kInterruptedSp, kStack, stack, inCodeCache, pcs, 8), 3);
+  ASSERT_EQ(nativeFramesBetween(0x1300, 0x13d0, kInterruptedSp, kStack, nullptr, stack, inCodeCache, pcs, 8), 3);
   EXPECT_EQ(pcs[2], kCFunction + 5) << "its return address is still right";
 }
 
