@@ -79,11 +79,14 @@ TEST_F(WallPauses, GcTimeIsGcSamplesOfTheAllocatingThread) {
   // waited for a CPU (none seen on this machine; 1 % of the samples allowed).
   EXPECT_LE(lost(threads, "timer_overrun"), 0.01 * samples) << threads.at("lost").dump();
   EXPECT_LE(lost(threads, "gc_active"), 0.01 * samples) << threads.at("lost").dump();
-  // (b) The main thread lives through the whole recording: its samples add up to it
-  // (±10 %), and to at least its time in the loop.
+  // (b) Every tick of the main thread's time in the loop is a sample: its samples add up to
+  // at least that time, less the 2 % of ticks (a) lets go, and 1 % more; and to no more than
+  // the recording. Not to the whole recording: that begins at the agent's load, before the
+  // sampler knows the thread, and ends after the JVM's shutdown, both of which take longer on
+  // a loaded machine (main had 4383 ms of samples in a recording of 5011 ms at load 13).
   const double recorded_ns = threads.at("recording_duration_ns").get<double>();
-  EXPECT_NEAR(samples * kIntervalNs, recorded_ns, 0.1 * recorded_ns) << main.dump();
-  EXPECT_GE(samples * kIntervalNs, 0.9 * t.at("wall")) << main.dump();
+  EXPECT_LE(samples * kIntervalNs, recorded_ns) << main.dump();
+  EXPECT_GE(samples * kIntervalNs, 0.97 * t.at("wall")) << main.dump() << rec.out;
   // (c) Its gc samples are the collections' time the JVM reports (measured within 4 % on
   // both JDKs; 20 % allowed, the MXBeans count whole milliseconds per collection).
   const double gc_ns = state(main, "gc") * kIntervalNs;
