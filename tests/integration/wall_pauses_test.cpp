@@ -121,10 +121,14 @@ TEST_F(WallPauses, SafepointWithoutGcIsSafepointSamples) {
   const json threads = report(path, {"--view", "threads"});
   const json& spinner = thread(threads, "spinner");
   const double samples = spinner.at("samples").get<double>();
-  EXPECT_LE(lost(threads, "timer_overrun"), 0.01 * samples) << threads.at("lost").dump();
-  // Every tick of its life is a sample (±10 %)...
-  EXPECT_NEAR(samples * kIntervalNs, t.at("spin"), 0.1 * t.at("spin")) << spinner.dump();
-  // ... and the ticks the dumps held it stopped are in state safepoint: 66-93 % of the
+  // No tick the dumps stopped the spinner is a loss: every tick of its life is a sample, at
+  // least 97 % of its time in the loop (2980-3050 samples for 2980-3020 ms measured at load
+  // 11), at most 10 % more. Losses are not asked of the whole recording: under load a thread
+  // that starts during a dump (the dumper) can owe ticks before its first stack, which are
+  // lost (timer_overrun: 77 in one run at load 11, whose spinner had all its samples).
+  EXPECT_GE(samples * kIntervalNs, 0.97 * t.at("spin")) << spinner.dump() << threads.at("lost").dump();
+  EXPECT_LE(samples * kIntervalNs, 1.1 * t.at("spin")) << spinner.dump();
+  // The ticks the dumps held it stopped are in state safepoint: 66-93 % of the
   // JVM's figure measured on both JDKs (which counts the time to reach every thread, while
   // the spinner still runs), at least half asked for.
   const double safepoint_ns = state(spinner, "safepoint") * kIntervalNs;
