@@ -64,14 +64,16 @@ int64_t SafepointCounters::stoppedNs() const {
   return static_cast<int64_t>(static_cast<__int128>(ticks) * 1'000'000'000 / ticks_per_second_);
 }
 
-StoppedTicks stoppedTicks(uint64_t missed, int64_t gc_ns, int64_t stopped_ns, int64_t interval_ns) {
+StoppedTicks stoppedTicks(uint64_t missed, int64_t gc_ns, int64_t stopped_ns, int64_t interval_ns,
+                          uint64_t gc_ticks_given) {
   // To the nearest tick: a pause covers the ticks whose times fall in it, and a late wake
   // rounds the same way (a tick is missed once its time has passed).
   auto ticks = [interval_ns](int64_t ns) {
     return ns <= 0 ? uint64_t{0} : static_cast<uint64_t>((ns + interval_ns / 2) / interval_ns);
   };
   StoppedTicks out;
-  out.gc = std::min(missed, ticks(gc_ns));
+  const uint64_t gc = ticks(gc_ns);
+  out.gc = std::min(missed, gc > gc_ticks_given ? gc - gc_ticks_given : 0);
   // The safepoint counters include the GCs' own pauses.
   out.safepoint = std::min(missed - out.gc, ticks(stopped_ns - gc_ns));
   return out;

@@ -87,11 +87,13 @@ class SafepointCounters {
 };
 
 // Of `missed` ticks of `interval_ns`, how many the VM's pauses account for: `gc_ns` of
-// GC and `stopped_ns` at safepoints of any kind (GCs' included) over the same time.
+// GC and `stopped_ns` at safepoints of any kind (GCs' included) over the same time, of which
+// `gc_ticks_given` ticks of GC were credited already (a tick that found a GC running).
 struct StoppedTicks {
   uint64_t gc = 0;
   uint64_t safepoint = 0;  // at safepoints other than GCs (and a GC's own start and end)
 };
-StoppedTicks stoppedTicks(uint64_t missed, int64_t gc_ns, int64_t stopped_ns, int64_t interval_ns);
+StoppedTicks stoppedTicks(uint64_t missed, int64_t gc_ns, int64_t stopped_ns, int64_t interval_ns,
+                          uint64_t gc_ticks_given = 0);
 
 }  // namespace stackscope::agent

@@ -79,8 +79,8 @@ void WallSampler::creditStoppedTicks(uint64_t missed, int64_t time_ns) {
     nanosleep(&pause, nullptr);
     now = pauseMark();
   }
-  const StoppedTicks stopped = stoppedTicks(missed, now.gc_ns - pause_mark_.gc_ns,
-                                            now.stopped_ns - pause_mark_.stopped_ns, interval_ns_);
+  const StoppedTicks stopped = stoppedTicks(missed, now.gc_ns - pause_mark_.gc_ns, now.stopped_ns - pause_mark_.stopped_ns,
+                                            interval_ns_, gc_ticked_ ? 1 : 0);
   if (stopped.gc + stopped.safepoint == 0) return;
   repeats_.clear();
   registry_.forEachLocked([&](ThreadSlot& slot) {
@@ -124,12 +124,13 @@ void WallSampler::gcTick(int64_t time_ns) {
 void WallSampler::tick(JNIEnv* jni) {
   tick_start_ns_ = monotonicNs();
   held_ = false;
+  gc_ticked_ = gc_.active();
   const int64_t time_ns = tick_start_ns_ - start_ns_;
   const pid_t pid = getpid();
   ++tick_;
   registry_.wall_tick.store(tick_, std::memory_order_relaxed);
   repeats_.clear();
-  if (gc_.active()) {
+  if (gc_ticked_) {
     gcTick(time_ns);
     return;
   }

@@ -119,6 +119,9 @@ class WallSampler {
   // pause held the sampler (or it waited for a CPU). That thread and the ones after it keep
   // this tick owed, for the pause's account (creditStoppedTicks) or their last state.
   bool held_ = false;
+  // This tick found a GC running and gave its threads a gc sample (gcTick): that sample stands
+  // for a tick of the GC time since pause_mark_, which a late wake must not credit again.
+  bool gc_ticked_ = false;
   struct Scheduled {
     uint64_t next_look;  // copy of slot->next_look_tick, so threads not due are not touched
     ThreadSlot* slot;

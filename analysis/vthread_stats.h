@@ -13,7 +13,7 @@
 namespace stackscope::analysis {
 
 struct VirtualStack {
-  uint32_t stack = 0;     // stack id, frames innermost first
+  uint32_t stack = 0;     // stack id, frames innermost first: the first of those with its methods
   uint64_t value = 0;
   uint64_t threads = 0;   // virtual threads that had this stack
 };

@@ -22,12 +22,19 @@ bool inlinedHot(const std::string& out, const std::string& callee) {
 }
 
 // Tolerance: each callee's share of the caller's samples within 5 percentage points of its
-// share of the work (measured 72-75 % and 24-26 % on both JDKs at 5 ms).
+// share of the work. The share varies from run to run by more than the sampling alone: each
+// run's compiled loops differ a little in speed (72-76 % for threeQuarters in six runs of each
+// JDK at 1 ms, load 9-11). At 5 ms the 600 samples added a binomial spread of 1.8 points, and
+// two CI runs under load saw 69.7 % on both JDKs; at 1 ms the 3000 samples add 0.8 points.
+// The callees' totals, not their self: under load the CPU timer also fires while the kernel
+// handles an interrupt or preempts the thread, and those samples carry kernel frames
+// (asm_sysvec_apic_timer_interrupt, irqentry_exit_to_user_mode) above the callee that was
+// running: its time, not its self (up to 1 % of the samples at load 11).
 TEST_F(InlinedSplit, InlinedCalleesKeepTheirShareOfTheWork) {
   const std::string path = file("inlined.ssr");
   ProcessResult rec = run(javaCommand("InlinedSplit", {"3000"},
                                       {"-XX:+UnlockDiagnosticVMOptions", "-XX:+PrintInlining",
-                                       "-agentpath:" + agentPath() + "=event=cpu,interval=5ms,file=" + path}));
+                                       "-agentpath:" + agentPath() + "=event=cpu,interval=1ms,file=" + path}));
   ASSERT_EQ(rec.exit_code, 0) << rec.err;
   ASSERT_TRUE(inlinedHot(rec.out, "threeQuarters") && inlinedHot(rec.out, "oneQuarter"))
       << "the JIT did not inline the callees:\n" << rec.out.substr(0, 4000);
@@ -38,9 +45,9 @@ TEST_F(InlinedSplit, InlinedCalleesKeepTheirShareOfTheWork) {
   const json* one = find(methods, "methods", "method", kWorkloads + "InlinedSplit.oneQuarter");
   ASSERT_TRUE(caller && three && one) << methods.dump(1);
   const double total = caller->at("total").get<double>();
-  ASSERT_GT(total, 200) << "too few samples to judge: " << methods.dump(1);
-  EXPECT_NEAR(three->at("self").get<double>() / total, 0.75, 0.05) << methods.dump(1);
-  EXPECT_NEAR(one->at("self").get<double>() / total, 0.25, 0.05) << methods.dump(1);
+  ASSERT_GT(total, 1000) << "too few samples to judge: " << methods.dump(1);
+  EXPECT_NEAR(three->at("total").get<double>() / total, 0.75, 0.05) << methods.dump(1);
+  EXPECT_NEAR(one->at("total").get<double>() / total, 0.25, 0.05) << methods.dump(1);
 }
 
 }  // namespace

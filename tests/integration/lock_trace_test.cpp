@@ -8,6 +8,7 @@ namespace {
 
 constexpr int kRounds = 20;
 constexpr int kHoldMs = 50;
+constexpr int kThresholdMs = 10;  // of WaitsShorterThanTheThresholdAreNotRecorded
 const std::string kLockWaits = kWorkloads + "LockWaits";
 
 class LockTrace : public RecordingTest {
@@ -16,7 +17,7 @@ class LockTrace : public RecordingTest {
     std::vector<std::string> argv{STACKSCOPE_BIN, "record", "-e", events, "-o", path};
     for (const std::string& arg : extra) argv.push_back(arg);
     argv.push_back("--");
-    for (const std::string& arg : javaCommand("LockWaits", {std::to_string(kRounds), std::to_string(kHoldMs)})) argv.push_back(arg);
+    for (const std::string& arg : javaCommand("LockWaits", {std::to_string(kRounds), std::to_string(kHoldMs), std::to_string(kThresholdMs)})) argv.push_back(arg);
     return run(argv);
   }
   // The group of lock class `cls` in a locks view, null when absent.
@@ -103,17 +104,22 @@ TEST_F(LockTrace, WaitsForMonitorsReentrantLocksAndObjectWaitHaveTheirTruth) {
 }
 
 // Waits shorter than the threshold are not recorded: with 10 ms, the 2 ms waits are gone and
-// the 50 ms ones all there.
+// the 50 ms ones all there. A loaded machine may give the waiting thread its CPU back late,
+// making a 2 ms wait last more than 10 ms (22 ms seen at load 9): such a wait is one to record,
+// so the short waits recorded are at most those the program timed at 10 ms or more (its
+// timing spans the agent's, and more).
 TEST_F(LockTrace, WaitsShorterThanTheThresholdAreNotRecorded) {
   const std::string path = file("threshold.ssr");
-  const ProcessResult rec = record("lock", path, {"--lock-threshold", "10ms"});
+  const ProcessResult rec = record("lock", path, {"--lock-threshold", std::to_string(kThresholdMs) + "ms"});
   ASSERT_EQ(rec.exit_code, 0) << rec.err;
+  const auto t = truth(rec.out);
   const json waits = report(path, {"--event", "wait", "--view", "locks", "--top", "0"});
-  EXPECT_EQ(lockClass(waits, kLockWaits + "$ShortTarget"), nullptr) << waits.dump(1);
+  const json* short_waits = lockClass(waits, kLockWaits + "$ShortTarget");
+  EXPECT_LE(short_waits ? short_waits->at("events").get<double>() : 0, t.at("short_waits_over_threshold")) << waits.dump(1);
   const json* long_waits = lockClass(waits, kLockWaits + "$LongTarget");
   ASSERT_NE(long_waits, nullptr) << waits.dump(1);
   EXPECT_EQ(long_waits->at("events"), kRounds);
-  for (const json& group : waits.at("locks")) EXPECT_GE(group.at("max").get<int64_t>(), 10'000'000) << waits.dump(1);
+  for (const json& group : waits.at("locks")) EXPECT_GE(group.at("max").get<int64_t>(), kThresholdMs * 1'000'000) << waits.dump(1);
 }
 
 // Hundreds of long waits a second (LockContention: four threads, every 2000th hold 2 ms) ask

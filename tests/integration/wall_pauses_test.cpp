@@ -79,11 +79,14 @@ TEST_F(WallPauses, GcTimeIsGcSamplesOfTheAllocatingThread) {
   // waited for a CPU (none seen on this machine; 1 % of the samples allowed).
   EXPECT_LE(lost(threads, "timer_overrun"), 0.01 * samples) << threads.at("lost").dump();
   EXPECT_LE(lost(threads, "gc_active"), 0.01 * samples) << threads.at("lost").dump();
-  // (b) The main thread lives through the whole recording: its samples add up to it
-  // (±10 %), and to at least its time in the loop.
+  // (b) Every tick of the main thread's time in the loop is a sample: its samples add up to
+  // at least that time, less the 2 % of ticks (a) lets go, and 1 % more; and to no more than
+  // the recording. Not to the whole recording: that begins at the agent's load, before the
+  // sampler knows the thread, and ends after the JVM's shutdown, both of which take longer on
+  // a loaded machine (main had 4383 ms of samples in a recording of 5011 ms at load 13).
   const double recorded_ns = threads.at("recording_duration_ns").get<double>();
-  EXPECT_NEAR(samples * kIntervalNs, recorded_ns, 0.1 * recorded_ns) << main.dump();
-  EXPECT_GE(samples * kIntervalNs, 0.9 * t.at("wall")) << main.dump();
+  EXPECT_LE(samples * kIntervalNs, recorded_ns) << main.dump();
+  EXPECT_GE(samples * kIntervalNs, 0.97 * t.at("wall")) << main.dump() << rec.out;
   // (c) Its gc samples are the collections' time the JVM reports (measured within 4 % on
   // both JDKs; 20 % allowed, the MXBeans count whole milliseconds per collection).
   const double gc_ns = state(main, "gc") * kIntervalNs;
@@ -118,10 +121,16 @@ TEST_F(WallPauses, SafepointWithoutGcIsSafepointSamples) {
   const json threads = report(path, {"--view", "threads"});
   const json& spinner = thread(threads, "spinner");
   const double samples = spinner.at("samples").get<double>();
-  EXPECT_LE(lost(threads, "timer_overrun"), 0.01 * samples) << threads.at("lost").dump();
-  // Every tick of its life is a sample (±10 %)...
-  EXPECT_NEAR(samples * kIntervalNs, t.at("spin"), 0.1 * t.at("spin")) << spinner.dump();
-  // ... and the ticks the dumps held it stopped are in state safepoint: 66-93 % of the
+  // No tick the dumps stopped the spinner is a loss: every tick of its life is a sample, at
+  // least 97 % of its time in the loop (2980-3050 samples for 2980-3020 ms measured at load
+  // 11), at most 10 % more. The spinner spins alone for 100 ms before the dumps begin: a
+  // tick stopped before its first stack is lost (stopped_no_stack), and under load a spinner
+  // started with the dumps lost 140 ticks so. Losses are not asked of the whole recording: under load a thread
+  // that starts during a dump (the dumper) can owe ticks before its first stack, which are
+  // lost (timer_overrun: 77 in one run at load 11, whose spinner had all its samples).
+  EXPECT_GE(samples * kIntervalNs, 0.97 * t.at("spin")) << spinner.dump() << threads.at("lost").dump();
+  EXPECT_LE(samples * kIntervalNs, 1.1 * t.at("spin")) << spinner.dump();
+  // The ticks the dumps held it stopped are in state safepoint: 66-93 % of the
   // JVM's figure measured on both JDKs (which counts the time to reach every thread, while
   // the spinner still runs), at least half asked for.
   const double safepoint_ns = state(spinner, "safepoint") * kIntervalNs;

@@ -147,6 +147,12 @@ TEST(StoppedTicks, SplitsLateTicksBetweenGcAndOtherSafepoints) {
   split = stoppedTicks(10, 6 * kMs, 0, kMs);
   EXPECT_EQ(split.gc, 6u);
   EXPECT_EQ(split.safepoint, 0u);
+  // A tick that found the GC running gave it one already: 5 ms of GC are 4 more.
+  split = stoppedTicks(12, 5 * kMs, 8 * kMs, kMs, 1);
+  EXPECT_EQ(split.gc, 4u);
+  EXPECT_EQ(split.safepoint, 3u);
+  split = stoppedTicks(12, 400'000, 400'000, kMs, 1);
+  EXPECT_EQ(split.gc, 0u);
   // No pause: nothing.
   split = stoppedTicks(7, 0, 0, kMs);
   EXPECT_EQ(split.gc + split.safepoint, 0u);

@@ -161,6 +161,34 @@ TEST_P(EventModel, FiltersNarrowEventsOfTheChosenKindOnly) {
 
 INSTANTIATE_TEST_SUITE_P(Metrics, EventModel, ::testing::Values("samples", "time"));
 
+// The virtual threads' stacks are rows of methods, as the view shows them: two stacks of the
+// same methods at other bytecode indexes (a loop run interpreted, then compiled) are one row.
+TEST(VirtualThreadStacks, StacksOfTheSameMethodsAreOneRow) {
+  Recording r;
+  r.strings = {"", "app.Burn", "spin", "run", "()V"};
+  r.methods.resize(3);
+  r.methods[1] = {true, 1, 2, 4, 0, {}};
+  r.methods[2] = {true, 1, 3, 4, 0, {}};
+  r.stacks = {{}, {{1, 3}, {2, 0}}, {{1, 17}, {2, 0}}, {{2, 5}}};
+  r.stack_defined = {true, true, true, true};
+  r.threads.resize(3);
+  r.threads[1].is_virtual = r.threads[2].is_virtual = true;
+  r.annotations.resize(1);
+  const auto wall = [](int64_t t, uint32_t thread, uint32_t stack) {
+    return Event{t, thread, stack, format::ThreadState::Running, 1, 0, EventKind::Wall};
+  };
+  r.events = {wall(0, 1, 1), wall(1, 1, 2), wall(2, 2, 2), wall(3, 2, 3)};
+  r.kinds_seen = 1u << static_cast<unsigned>(EventKind::Wall);
+
+  const VirtualThreadStats stats = computeVirtualThreadStats(r, scopeOf(EventKind::Wall, "samples"));
+  ASSERT_EQ(stats.stacks.size(), 2u);
+  EXPECT_EQ(stats.stacks[0].stack, 1u);  // the first stack of those methods stands for them
+  EXPECT_EQ(stats.stacks[0].value, 3u);
+  EXPECT_EQ(stats.stacks[0].threads, 2u);
+  EXPECT_EQ(stats.stacks[1].stack, 3u);
+  EXPECT_EQ(stats.stacks[1].value, 1u);
+}
+
 // A kind whose metrics are stored quantities (allocation samples: objects and bytes each
 // event stands for), on a model built by hand as a decoder will fill it.
 TEST(EventModelAmounts, ViewsCountAStoredQuantity) {

@@ -14,8 +14,15 @@ import java.util.concurrent.locks.ReentrantLock;
  *     nobody notifies, each round;</li>
  * <li>short waits: the same, waitShort, Object.wait(2 ms) on a ShortTarget.</li>
  * </ol>
- * The waiter enters only once it has seen the holder inside, so each round it waits for the
- * rest of the hold. Each wait is timed by the program around the blocking call.
+ * The waiter enters only once it has seen the holder inside, and the holder starts its hold
+ * only once it sees the waiter blocked on the lock, so each round is one wait of at least the
+ * hold however late the threads are scheduled (on a loaded machine the waiter's poll could
+ * wake after a hold from its start had ended, and that round had no wait). Each wait is timed
+ * by the program around the blocking call.
+ *
+ * args[2] (default 10) a threshold in ms: "truth short_waits_over_threshold N" counts the
+ * Object.wait(2 ms) calls the program timed at least that long (a loaded machine may give the
+ * thread its CPU back tens of ms late).
  *
  * Ground truth printed: "truth rounds N", and the summed waits in ns: "truth monitor_ns N",
  * "truth reentrant_ns N", "truth long_wait_ns N", "truth short_wait_ns N".
@@ -31,13 +38,14 @@ public final class LockWaits {
     static volatile int entered;  // the round the waiter has got the lock in
     static long holdMs;
 
-    static void awaitAtLeast(java.util.function.IntSupplier value, int round) throws InterruptedException {
-        while (value.getAsInt() < round) Thread.sleep(1);
+    static void awaitTrue(java.util.function.BooleanSupplier condition) throws InterruptedException {
+        while (!condition.getAsBoolean()) Thread.sleep(1);
     }
 
-    static void holdMonitor(int round) throws InterruptedException {
+    static void holdMonitor(int round, Thread waiter) throws InterruptedException {
         synchronized (monitor) {
             held = round;
+            awaitTrue(() -> waiter.getState() == Thread.State.BLOCKED);
             Thread.sleep(holdMs);
         }
     }
@@ -50,10 +58,11 @@ public final class LockWaits {
         }
     }
 
-    static void holdReentrant(int round) throws InterruptedException {
+    static void holdReentrant(int round, Thread waiter) throws InterruptedException {
         reentrant.lock();
         try {
             held = round;
+            awaitTrue(() -> reentrant.hasQueuedThread(waiter));
             Thread.sleep(holdMs);
         } finally {
             reentrant.unlock();
@@ -71,7 +80,7 @@ public final class LockWaits {
         }
     }
 
-    interface Hold { void run(int round) throws InterruptedException; }
+    interface Hold { void run(int round, Thread waiter) throws InterruptedException; }
     interface Enter { long run(int round); }
 
     // One holder and one waiter thread, `rounds` rounds in step: returns the waiter's summed wait.
@@ -79,26 +88,28 @@ public final class LockWaits {
         held = 0;
         entered = 0;
         final long[] waited = {0};
-        Thread holder = new Thread(() -> {
-            try {
-                for (int round = 1; round <= rounds; ++round) {
-                    hold.run(round);
-                    awaitAtLeast(() -> entered, round);  // the waiter gets the lock before the next hold
-                }
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        }, "holder-" + name);
         Thread waiter = new Thread(() -> {
             try {
                 for (int round = 1; round <= rounds; ++round) {
-                    awaitAtLeast(() -> held, round);
+                    final int current = round;
+                    awaitTrue(() -> held >= current);
                     waited[0] += enter.run(round);
                 }
             } catch (InterruptedException e) {
                 throw new IllegalStateException(e);
             }
         }, "waiter-" + name);
+        Thread holder = new Thread(() -> {
+            try {
+                for (int round = 1; round <= rounds; ++round) {
+                    final int current = round;
+                    hold.run(round, waiter);
+                    awaitTrue(() -> entered >= current);  // the waiter gets the lock before the next hold
+                }
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        }, "holder-" + name);
         holder.start();
         waiter.start();
         holder.join();
@@ -121,18 +132,25 @@ public final class LockWaits {
     public static void main(String[] args) throws InterruptedException {
         final int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 20;
         holdMs = args.length > 1 ? Long.parseLong(args[1]) : 50;
+        final long thresholdNs = (args.length > 2 ? Long.parseLong(args[2]) : 10) * 1_000_000L;
         final long monitorNs = contend("monitor", rounds, LockWaits::holdMonitor, LockWaits::enterMonitor);
         final long reentrantNs = contend("reentrant", rounds, LockWaits::holdReentrant, LockWaits::enterReentrant);
         final LongTarget longTarget = new LongTarget();
         final ShortTarget shortTarget = new ShortTarget();
         long longNs = 0;
         long shortNs = 0;
+        int shortOverThreshold = 0;
         for (int round = 0; round < rounds; ++round) longNs += waitLong(longTarget);
-        for (int round = 0; round < rounds; ++round) shortNs += waitShort(shortTarget);
+        for (int round = 0; round < rounds; ++round) {
+            final long waited = waitShort(shortTarget);
+            shortNs += waited;
+            if (waited >= thresholdNs) ++shortOverThreshold;
+        }
         System.out.println("truth rounds " + rounds);
         System.out.println("truth monitor_ns " + monitorNs);
         System.out.println("truth reentrant_ns " + reentrantNs);
         System.out.println("truth long_wait_ns " + longNs);
         System.out.println("truth short_wait_ns " + shortNs);
+        System.out.println("truth short_waits_over_threshold " + shortOverThreshold);
     }
 }

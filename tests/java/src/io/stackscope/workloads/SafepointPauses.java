@@ -7,8 +7,8 @@ import java.util.concurrent.CountDownLatch;
  * Safepoints without a garbage collection: "dumper" asks for every thread's stack
  * (Thread.getAllStackTraces(), which HotSpot answers at a safepoint) in a loop, while
  * args[1] (default 200) "deep-N" threads sleep under 400 frames each, so every dump holds the
- * VM stopped for a while, and "spinner" burns CPU in Java code through it all, for args[0]
- * ms of wall time (default 3000). It allocates next to nothing: no GC is due.
+ * VM stopped for a while, and "spinner" burns CPU in Java code through it all, alone for
+ * its first 100 ms, then for args[0] ms of wall time (default 3000) with the dumps. It allocates next to nothing: no GC is due.
  *
  * Ground truth printed: "truth spin NANOS" (the spinner's time in its loop), "truth dumps
  * NANOS" (the dumper's time inside getAllStackTraces, which holds each safepoint and a little
@@ -16,6 +16,13 @@ import java.util.concurrent.CountDownLatch;
  */
 public final class SafepointPauses {
     private static volatile boolean done;
+    /**
+     * The spinner spins this long before the dumps begin, so a profiler has seen its stack
+     * before the first one stops it: a tick stopped before a thread's first stack has no stack
+     * to stand for it (on a loaded machine the dumps, which then hold the VM half the time,
+     * stopped a spinner started with them for 140 ms before its first stack).
+     */
+    private static final long ALONE_NS = 100_000_000L;
 
     public static void main(String[] args) throws Exception {
         long runMs = Cpu.millis(args, 0, 3000);
@@ -27,17 +34,20 @@ public final class SafepointPauses {
             t.start();
         }
         ready.await();
+        CountDownLatch spinning = new CountDownLatch(1);
         Thread spinner = new Thread(() -> {
             long start = System.nanoTime();
             long x = 1;
             while (!done) {
                 x = Cpu.mix(x, 0);
+                if (System.nanoTime() - start >= ALONE_NS) spinning.countDown();
             }
             Cpu.sink = x;
             System.out.println("truth spin " + (System.nanoTime() - start));
         }, "spinner");
         Thread dumper = new Thread(SafepointPauses::dumpUntilDone, "dumper");
         spinner.start();
+        spinning.await();
         dumper.start();
         Thread.sleep(runMs);
         done = true;
