@@ -7,6 +7,7 @@
 #include "agent/park_hook.h"
 #include "agent/thread_parents.h"
 #include "agent/throwable_hook.h"
+#include "native/unwind_modules.h"
 
 namespace stackscope::agent {
 
@@ -51,6 +52,7 @@ void setWrappedNatives(WrappedNatives natives) { g_wanted = natives; }
 
 void JNICALL onNativeMethodBind(jvmtiEnv* jvmti, JNIEnv*, jthread, jmethodID method, void* address,
                                 void** new_address) {
+  if (g_wanted.unwind_modules) native::refreshLoadedUnwindModules();
   if (isParkWrapper(address) || isFillInStackTraceWrapper(address) || isThreadStartWrapper(address))
     return;  // bound again to what we gave
   if (g_wanted.park && isMethod(jvmti, method, "Ljdk/internal/misc/Unsafe;", "park", "(ZJ)V")) {

@@ -25,6 +25,11 @@ struct WrappedNatives {
   bool park = false;               // jdk.internal.misc.Unsafe.park(ZJ)V
   bool fill_in_stack_trace = false;  // java.lang.Throwable.fillInStackTrace(I)
   bool thread_start = false;       // java.lang.Thread.start0()V (thread_parents.h)
+  // Mixed mode: a native being bound may come from a library loaded just now, whose unwinding
+  // tables the native walk needs from its first call (unwind_modules.h), not from the writer's
+  // next look: a JNI library without frame pointers lost its frames between Java frames for
+  // its first 300 ms under load (a CI run).
+  bool unwind_modules = false;
 };
 void setWrappedNatives(WrappedNatives natives);
 

@@ -170,7 +170,7 @@ jvmtiError enableSessionEvents(jvmtiEnv* jvmti, const Options& options) {
   jvmtiCapabilities held{};
   const bool wraps_natives = jvmti->GetCapabilities(&held) == JVMTI_ERROR_NONE && held.can_generate_native_method_bind_events;
   if (wraps_natives) {
-    setWrappedNatives({locks, createdExceptions(options), true});
+    setWrappedNatives({locks, createdExceptions(options), true, options.native});
     callbacks.NativeMethodBind = onNativeMethodBind;
   }
   callbacks.VMInit = onVMInit;
