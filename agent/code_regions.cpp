@@ -22,6 +22,16 @@ std::string withoutFingerprint(const char* name) {
   return text;
 }
 
+// Code that compiled Java code enters by a Java call, which carries a debug record at its
+// return address: dispatch stubs, adapters, call resolution and inline-cache misses. The rest
+// (StubRoutines' intrinsics, the interpreter's entries) is called as a leaf, without one.
+bool namesJavaCallEntry(const std::string& name) {
+  for (const char* part : {"vtable stub", "itable stub", "adapter", "resolve", "ic_miss", "wrong_method"}) {
+    if (name.find(part) != std::string::npos) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 CodeRegions::CodeRegions() : regions_(new Region[kCapacity]) {}
@@ -37,7 +47,8 @@ void CodeRegions::add(const char* name, uintptr_t start, uint64_t length) {
     dropped_.fetch_add(1, std::memory_order_relaxed);
     return;
   }
-  regions_[count] = {start, start + length, strdup(withoutFingerprint(name).c_str())};
+  const std::string text = withoutFingerprint(name);
+  regions_[count] = {start, start + length, strdup(text.c_str()), namesJavaCallEntry(text)};
   count_.store(count + 1, std::memory_order_release);  // the entry is complete before it is seen
 }
 
@@ -49,6 +60,10 @@ int32_t CodeRegions::find(uintptr_t pc) const {
     if (pc >= regions_[i].start && pc < regions_[i].end) return static_cast<int32_t>(i);
   }
   return -1;
+}
+
+bool CodeRegions::enteredByJavaCall(int32_t index) const {
+  return index >= 0 && static_cast<uint32_t>(index) < size() && regions_[index].java_call;
 }
 
 const char* CodeRegions::name(int32_t index) const {

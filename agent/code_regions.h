@@ -34,6 +34,11 @@ class CodeRegions {
   // The index of the region holding pc, or -1. Async-signal-safe.
   int32_t find(uintptr_t pc) const;
 
+  // Whether compiled code enters region `index` by a Java call (a vtable or itable stub, an
+  // adapter, call resolution), whose return address has a debug record of its own, rather
+  // than as a leaf (an intrinsic's stub). Async-signal-safe.
+  bool enteredByJavaCall(int32_t index) const;
+
   // The name of region `index` (from find), valid for the life of the process.
   const char* name(int32_t index) const;
 
@@ -45,6 +50,7 @@ class CodeRegions {
     uintptr_t start;
     uintptr_t end;
     const char* name;
+    bool java_call;  // enteredByJavaCall
   };
 
   Region* regions_;  // kCapacity entries, never freed: a late signal may still read them

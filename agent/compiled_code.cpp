@@ -103,6 +103,8 @@ bool CompiledCode::bind(const VmStructs& vm) {
   pool_holder_ = vm.fieldOffset("ConstantPool", "_pool_holder");
   klass_method_ids_ = vm.fieldOffset("InstanceKlass", "_methods_jmethod_ids");
 
+  bindDebugRecords(vm);
+
   for (const int64_t offset : {heap_memory_, heap_segmap_, heap_log2_segment_, space_low_, space_high_, block_used_,
                                array_length, array_data, blob_name_, blob_frame_size_, blob_frame_complete_,
                                blob_code_begin_, blob_code_end_, verified_entry_, nmethod_method_, method_const_,
@@ -233,8 +235,77 @@ bool CompiledCode::readBlob(uintptr_t blob, uintptr_t heap_low, uintptr_t heap_h
   const uintptr_t method = loadWord(blob + nmethod_method_);
   if (verified_entry < frame.code_begin || verified_entry >= frame.code_end || !method || method % 8 != 0) return false;
   out = {frame.code_begin, frame.code_end, verified_entry, frame.frame_complete, frame.frame_words,
-         reinterpret_cast<const void*>(method)};
+         reinterpret_cast<const void*>(method), blob};
   return true;
+}
+
+void CompiledCode::bindDebugRecords(const VmStructs& vm) {
+  const auto int32Field = [&vm](const char* field) {
+    const int64_t offset = vm.fieldOffset("nmethod", field);
+    const uint64_t size = vm.fieldSize("nmethod", field);
+    return size == 0 || size == 4 ? offset : -1;
+  };
+  pcs_begin_ = int32Field("_scopes_pcs_offset");
+  pcs_end_ = int32Field("_dependencies_offset");  // up to JDK 22 the dependencies follow the records
+  immutable_data_ = -1;
+  if (pcs_end_ < 0) {  // JDK 23+: the records, then the scopes, in a block of their own
+    immutable_data_ = vm.fieldOffset("nmethod", "_immutable_data");
+    pcs_end_ = immutable_data_ < 0 ? -1 : int32Field("_scopes_data_offset");
+  }
+  pc_desc_size_ = vm.typeSize("PcDesc");
+  pc_desc_offset_ = vm.fieldOffset("PcDesc", "_pc_offset");
+  if (pcs_end_ < 0 || pc_desc_offset_ < 0 || pc_desc_size_ < static_cast<uint64_t>(pc_desc_offset_) + 4) {
+    pcs_begin_ = -1;
+  }
+}
+
+bool CompiledCode::recordBeforeCall(const CompiledMethodCode& method, uintptr_t ra, uintptr_t& pc) const {
+  if (pcs_begin_ < 0 || method.blob == 0 || ra <= method.code_begin || ra >= method.code_end) return false;
+  const uintptr_t blob = method.blob;
+  // The fields lie in the nmethod's header, before its code (find() checked the blob).
+  for (const int64_t field : {pcs_begin_, pcs_end_, immutable_data_}) {
+    if (field >= 0 && blob + static_cast<uint64_t>(field) + 8 > method.code_begin) return false;
+  }
+  const uintptr_t base = immutable_data_ < 0 ? blob : loadWord(blob + immutable_data_);
+  if (base == 0 || base % 8 != 0) return false;
+  const int32_t begin_offset = load<int32_t>(blob + pcs_begin_);
+  const int32_t end_offset = load<int32_t>(blob + pcs_end_);
+  if (begin_offset < 0 || end_offset <= begin_offset ||
+      static_cast<uint64_t>(end_offset - begin_offset) % pc_desc_size_ != 0) {
+    return false;
+  }
+  const uint64_t count = static_cast<uint64_t>(end_offset - begin_offset) / pc_desc_size_;
+  constexpr uint64_t kMaxRecords = 1 << 22;
+  if (count < 2 || count > kMaxRecords) return false;
+  const uintptr_t records = base + static_cast<uint32_t>(begin_offset);
+  if (immutable_data_ < 0) {  // inside the nmethod: after its code, within its code heap
+    uintptr_t heap_low = 0, heap_high = 0;
+    if (blobAt(ra, heap_low, heap_high) != blob || records < method.code_end ||
+        records + count * pc_desc_size_ > heap_high) {
+      return false;
+    }
+  }
+  const auto offsetAt = [&](uint64_t i) { return load<int32_t>(records + i * pc_desc_size_ + pc_desc_offset_); };
+  // HotSpot's sentinels tell a layout read right: first -1; last the largest int up to JDK 22,
+  // one past the code's end after (seen on JDK 25).
+  constexpr int32_t kLowerLimit = -1, kUpperLimit = 0x7fffffff;
+  const int32_t last = offsetAt(count - 1);
+  if (offsetAt(0) != kLowerLimit ||
+      (last != kUpperLimit && static_cast<uint64_t>(last) != method.code_end - method.code_begin + 1)) {
+    return false;
+  }
+  const int64_t target = static_cast<int64_t>(ra - method.code_begin);
+  // The first record at or after ra: [low, high) narrows to it.
+  uint64_t low = 1, high = count - 1;
+  while (low < high) {
+    const uint64_t mid = low + (high - low) / 2;
+    if (offsetAt(mid) < target) low = mid + 1; else high = mid;
+  }
+  if (low < 2) return false;  // none before it but the sentinel
+  const int32_t before = offsetAt(low - 1);
+  if (before <= 0 || before >= target) return false;
+  pc = method.code_begin + static_cast<uint32_t>(before);
+  return pc > method.frame_complete;
 }
 
 bool CompiledCode::isNmethodName(uintptr_t name) const {

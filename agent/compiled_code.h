@@ -43,6 +43,16 @@ class CompiledCode {
   // The jmethodID of a Method* found by find(), or null when it has none yet. Async-signal-safe.
   const void* methodId(const void* method) const;
 
+  // The end of the last instruction before the call returning to `ra` in `method` that has a
+  // debug record (PcDesc): where that instruction's inlined method and bci are told. A leaf call
+  // (into an intrinsic's stub, the VM or libc) has no record of its own, and AsyncGetCallTrace
+  // names its frame by the first record at or after its return address: the code after the
+  // call, or a safepoint poll right at it, which may belong to another inlined method. The stack
+  // capture weighs both (stack_capture.cpp). False when no record lies before ra past the
+  // prologue, or when this VM's records cannot be read. Async-signal-safe; from JDK 23 the
+  // records lie outside the code cache: call it only for a frame a walk has shown to be live.
+  bool recordBeforeCall(const CompiledMethodCode& method, uintptr_t ra, uintptr_t& pc) const;
+
  private:
   static constexpr int kMaxHeaps = 8;  // HotSpot has 1 (unsegmented) or 3
 
@@ -52,6 +62,7 @@ class CompiledCode {
   bool readBlob(uintptr_t blob, uintptr_t heap_low, uintptr_t heap_high, uintptr_t pc, CompiledMethodCode& out) const;
   bool isNmethod(uintptr_t blob, uintptr_t heap_low, uintptr_t heap_high) const;
   bool isNmethodName(uintptr_t name) const;
+  void bindDebugRecords(const VmStructs& vm);
 
   uintptr_t heaps_[kMaxHeaps] = {};
   int heap_count_ = 0;
@@ -78,6 +89,12 @@ class CompiledCode {
   int64_t nmethod_method_ = 0;
   // Method* -> ConstMethod -> ConstantPool -> InstanceKlass -> its jmethodID array
   int64_t method_const_ = 0, const_constants_ = 0, const_idnum_ = 0, pool_holder_ = 0, klass_method_ids_ = 0;
+  // An nmethod's debug records (PcDesc, sorted by pc offset from its code's start, between two
+  // sentinels): offsets from the nmethod up to JDK 22; from its immutable data block (a pointer
+  // in it) after. Unbound (pcs_begin_ < 0): recordBeforeCall is off.
+  int64_t pcs_begin_ = -1, pcs_end_ = -1, immutable_data_ = -1;
+  uint64_t pc_desc_size_ = 0;
+  int64_t pc_desc_offset_ = -1;
 };
 
 }  // namespace stackscope::agent

@@ -33,6 +33,7 @@ struct CompiledMethodCode {
   uintptr_t frame_complete = 0;  // the first pc at which the frame is built
   uint32_t frame_words = 0;      // the frame's size in words, the return address included
   const void* method = nullptr;  // HotSpot's Method*
+  uintptr_t blob = 0;            // the nmethod itself (compiled_code.h reads its debug records)
 };
 
 // What the walk needs of any code blob's frame (a runtime stub's, say).

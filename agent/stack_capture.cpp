@@ -91,13 +91,10 @@ WalkRegisters registersOf(const ucontext_t& context) {
 // Only ever called on addresses that usedStackWord allowed.
 uintptr_t readStackWord(uintptr_t addr) { return *reinterpret_cast<const uintptr_t*>(addr); }
 
-// Walks again from `regs` (a caller frame) on a copy of the interrupted context.
-bool walkFrom(const WalkRegisters& regs, ASGCT_CallTrace& trace, jint depth, const ucontext_t& context) {
+// One walk with the frame on top at pc, sp, fp, on a copy of the interrupted context.
+bool walkAt(uintptr_t pc, const WalkRegisters& regs, ASGCT_CallTrace& trace, jint depth, const ucontext_t& context) {
   ucontext_t moved = context;
-  // regs.pc is a return address: the instruction after the call, whose debug information
-  // may already belong to the next (inlined) method. One byte back is inside the call, so
-  // the walk names the method and bci that made it.
-  moved.uc_mcontext.gregs[REG_RIP] = static_cast<greg_t>(regs.pc - 1);
+  moved.uc_mcontext.gregs[REG_RIP] = static_cast<greg_t>(pc);
   moved.uc_mcontext.gregs[REG_RSP] = static_cast<greg_t>(regs.sp);
   moved.uc_mcontext.gregs[REG_RBP] = static_cast<greg_t>(regs.fp);
   trace.num_frames = 0;
@@ -105,18 +102,53 @@ bool walkFrom(const WalkRegisters& regs, ASGCT_CallTrace& trace, jint depth, con
   return trace.num_frames > 0;
 }
 
+// Walks again from `regs` (a caller frame) on a copy of the interrupted context. regs.pc is a
+// return address; AsyncGetCallTrace names a compiled frame by the first debug record at or
+// after pc + 1, so one byte back gives the record of a Java call, made at its return address.
+bool walkFrom(const WalkRegisters& regs, ASGCT_CallTrace& trace, jint depth, const ucontext_t& context) {
+  return walkAt(regs.pc - 1, regs, trace, depth, context);
+}
+
+// The same from the caller of a leaf call (a stub, the VM, libc), which has no record of its
+// own: the record after it may be the next code's, in an outer method (a digest's stub credited
+// to the handler that inlined the digest, at the line after), and the one before it the
+// arguments' code, in an outer method too (an arraycopy's credited to the method that inlined
+// shift). Both are walked, once the first has shown the frame live, and the walk with more
+// frames is kept: it names the innermost inlined method, the one whose call this is.
+bool walkFromLeafCall(const WalkRegisters& regs, ASGCT_CallTrace& trace, jint depth, const ucontext_t& context) {
+  if (!walkFrom(regs, trace, depth, context)) return false;
+  const jint after = trace.num_frames;
+  const CompiledCode* code = g_compiled_code.load(std::memory_order_acquire);
+  CompiledMethodCode method;
+  uintptr_t record_pc = 0;
+  if (after >= depth || !code || !code->find(regs.pc, method) || !code->recordBeforeCall(method, regs.pc, record_pc)) {
+    return true;
+  }
+  if (walkAt(record_pc - 1, regs, trace, depth, context) && trace.num_frames > after) return true;
+  return walkFrom(regs, trace, depth, context);
+}
+
 // A walk that failed in a JIT stub (stub_unwind.h), tried again from the Java method that
-// called the stub: first as if the stub were a frameless leaf, then as if it had a frame.
-// AsyncGetCallTrace refuses a pc outside Java code, so a wrong guess just fails again.
+// called the stub: first as if the stub were a frameless leaf, then as if it had a frame. A
+// guess whose return address is outside the code cache is wrong and not tried: given one,
+// AsyncGetCallTrace takes it for a native frame and walks on from the frame pointer, which in a
+// framed stub leads to its caller but named without its inlined methods (bci 0).
 bool walkFromStubCaller(const ThreadSlot& thread, ASGCT_CallTrace& trace, jint depth, void* ucontext) {
   if (!thread.stack_ready.load(std::memory_order_acquire)) return false;
+  const CompiledCode* code = g_compiled_code.load(std::memory_order_acquire);
+  const auto inCode = [code](const WalkRegisters& caller) { return !code || code->contains(caller.pc); };
   const auto& context = *static_cast<const ucontext_t*>(ucontext);
   const WalkRegisters regs = registersOf(context);
   WalkRegisters caller;
-  if (callerOfFramelessStub(regs, thread.stack, readStackWord, caller) && walkFrom(caller, trace, depth, context)) {
+  const CodeRegions* regions = g_config.code_regions;
+  const bool java_call = regions && regions->enteredByJavaCall(regions->find(regs.pc));
+  const auto walk = [&](const WalkRegisters& caller) {
+    return java_call ? walkFrom(caller, trace, depth, context) : walkFromLeafCall(caller, trace, depth, context);
+  };
+  if (callerOfFramelessStub(regs, thread.stack, readStackWord, caller) && inCode(caller) && walk(caller)) {
     return true;
   }
-  return callerOfFramedStub(regs, thread.stack, readStackWord, caller) && walkFrom(caller, trace, depth, context);
+  return callerOfFramedStub(regs, thread.stack, readStackWord, caller) && inCode(caller) && walk(caller);
 }
 
 // A thread in the VM whose frame anchor lacks its pc (vm_thread_anchor.h): completed, so
@@ -220,7 +252,8 @@ bool walkFromNativeLeaf(const ThreadSlot& thread, ASGCT_CallTrace& trace, jint d
   if (!code || code->contains(regs.pc) || !thread.stack_ready.load(std::memory_order_acquire)) return false;
   WalkRegisters caller;
   const auto inJava = [code](uintptr_t pc) { return code->contains(pc); };
-  return callerOfNativeLeaf(regs, thread.stack, readStackWord, inJava, caller) && walkFrom(caller, trace, depth, context);
+  return callerOfNativeLeaf(regs, thread.stack, readStackWord, inJava, caller) &&
+         walkFromLeafCall(caller, trace, depth, context);
 }
 
 // Puts the stub holding pc on top of the Java frames walked from its caller; the outermost

@@ -148,13 +148,18 @@ class Parser {
       return out;
     }
     bool in_params = false;  // "work(int, long[])": ',' and ']' belong to the parameters
-    while (pos_ < text_.size() && (in_params || (text_[pos_] != ',' && text_[pos_] != ']'))) {
-      if (text_[pos_] == '(' || text_[pos_] == ')') in_params = text_[pos_] == '(';
+    int brackets = 0;        // "[stub] name", "[vm] monitor enter": a bracket pair inside the value
+    while (pos_ < text_.size() && (in_params || brackets > 0 || (text_[pos_] != ',' && text_[pos_] != ']'))) {
+      const char c = text_[pos_];
+      if (c == '(' || c == ')') in_params = c == '(';
       if (text_.compare(pos_, 2, "[]") == 0) {  // an array class: "byte[]"
         out += text_[pos_++];
+      } else if (!in_params && (c == '[' || c == ']')) {
+        brackets += c == '[' ? 1 : -1;
       }
       out += text_[pos_++];
     }
+    if (brackets > 0) throw fail("unclosed '[' in a value");
     if (out.empty()) throw fail("empty value");
     return out;
   }

@@ -37,6 +37,18 @@ TEST(ResourceName, ClassesTakeArrayNamesAsTheyAreWritten) {
   EXPECT_THROW(parseResourceName("classes[byte[]"), ResourceNameError);
 }
 
+// Frames the agent names itself ("[stub] ...", "[vm] monitor enter") are named as they print.
+TEST(ResourceName, ValuesHoldBracketPairs) {
+  const ResourceName name = parseResourceName("methods[[stub] sha256_implCompressMB,[vm] monitor enter]/callers");
+  ASSERT_EQ(name.elements.size(), 2u);
+  EXPECT_EQ(name.elements[0].values,
+            (std::vector<std::string>{"[stub] sha256_implCompressMB", "[vm] monitor enter"}));
+  EXPECT_EQ(name.toString(), R"(methods["[stub] sha256_implCompressMB","[vm] monitor enter"]/callers)");
+  EXPECT_EQ(parseResourceName(name.toString()).toString(), name.toString());
+  EXPECT_THROW(parseResourceName("methods[[stub] x"), ResourceNameError);
+  EXPECT_THROW(parseResourceName("methods[[stub x]"), ResourceNameError);
+}
+
 TEST(ResourceName, QuotesValuesThatNeedIt) {
   const ResourceName name = parseResourceName(R"(threads["pool/1, \"x\""]/methods)");
   EXPECT_EQ(name.elements[0].values[0], "pool/1, \"x\"");
