@@ -3,6 +3,7 @@
 // reach the file in the same chunks as the samples, each within a drain period of happening.
 #include <cstdio>
 
+#include "agent/clocks.h"
 #include "agent/writer_thread.h"
 
 namespace stackscope::agent {
@@ -49,7 +50,9 @@ void WriterThread::drainTraces(JNIEnv* jni, bool last) {
     }
   }
   if (!last) return;
-  // Nothing silent: what a trace could not keep is said in the recording and on stderr.
+  // Nothing silent: what a trace could not keep is said in the recording and on stderr, at
+  // the recording's end, when it is known.
+  const int64_t end_ns = monotonicNs() - in_.start_ns;
   const uint64_t gc_dropped = in_.gc_trace ? in_.gc_trace->dropped() : 0;
   const uint64_t exceptions_dropped = in_.exceptions ? in_.exceptions->dropped() : 0;
   const uint64_t allocs_dropped = in_.allocs ? in_.allocs->dropped() : 0;
@@ -61,7 +64,7 @@ void WriterThread::drainTraces(JNIEnv* jni, bool last) {
     if (count == 0) continue;
     const std::string warning = std::to_string(count) + " " + what + " were not recorded: the writer fell behind";
     std::fprintf(stderr, "stackscope: warning: %s\n", warning.c_str());
-    in_.writer->writeAgentWarning({0, warning});
+    in_.writer->writeAgentWarning({end_ns, warning});
   }
   // The owners view counts only the waits that had a look: say how many had none for budget.
   if (in_.lock_owners && in_.lock_owners->skipped() != 0) {
@@ -69,12 +72,12 @@ void WriterThread::drainTraces(JNIEnv* jni, bool last) {
                                 " lock waits have no owner: the owner looks (" + std::to_string(LockOwners::kLooksPerSecond) +
                                 " a second, " + std::to_string(LockOwners::kLooksAtOnce) + " at once) were spent";
     std::fprintf(stderr, "stackscope: warning: %s\n", warning.c_str());
-    in_.writer->writeAgentWarning({0, warning});
+    in_.writer->writeAgentWarning({end_ns, warning});
   }
   if (in_.exceptions && in_.exceptions->blind()) {
     const std::string warning = "the exception trace saw nothing: Throwable.fillInStackTrace was not bound through the agent";
     std::fprintf(stderr, "stackscope: warning: %s\n", warning.c_str());
-    in_.writer->writeAgentWarning({0, warning});
+    in_.writer->writeAgentWarning({end_ns, warning});
   }
   // A death not recorded leaves its object live for ever in the live view: say how many.
   const uint64_t frees_dropped = in_.allocs ? in_.allocs->freesDropped() : 0;
@@ -84,7 +87,7 @@ void WriterThread::drainTraces(JNIEnv* jni, bool last) {
     if (count == 0) continue;
     const std::string warning = std::to_string(count) + what;
     std::fprintf(stderr, "stackscope: warning: %s\n", warning.c_str());
-    in_.writer->writeAgentWarning({0, warning});
+    in_.writer->writeAgentWarning({end_ns, warning});
   }
 }
 

@@ -141,6 +141,15 @@ TEST_F(LockTrace, OwnerLooksStayWithinTheirBudget) {
   EXPECT_GT(unowned, 0) << owners.dump(1);
   EXPECT_NE(rec.err.find("lock waits have no owner: the owner looks (5 a second, 40 at once) were spent"), std::string::npos)
       << rec.err;
+  // The recording says it too, at its end (it said "at 0s" before).
+  bool said = false;
+  for (const json& warning : owners.at("warnings")) {
+    const std::string text = warning.get<std::string>();
+    if (text.find("lock waits have no owner") == std::string::npos) continue;
+    said = true;
+    EXPECT_EQ(text.find("reported at 0s"), std::string::npos) << text;
+  }
+  EXPECT_TRUE(said) << owners.at("warnings").dump();
 }
 
 // With the trace off, the same program leaves no lock record and no lock or wait events.
