@@ -40,11 +40,14 @@ inline std::vector<RawFrame> jvmtiStack(jvmtiEnv* jvmti, jthread thread) {
   return std::vector<RawFrame>(frames, frames + jvmtiStackInto(jvmti, thread, frames));
 }
 
-// The calling thread's stack, in a wrapped JNI native (throwable_hook.h, park_hook.h), into
-// `out` (room for kMaxFrames): AsyncGetCallTrace from its last Java frame, several times
-// cheaper than GetStackTrace's walk; GetStackTrace when that walk fails. Not for JVMTI
-// callbacks from monitor events: there AsyncGetCallTrace finds no Java frame to start from
-// (-4 on HotSpot 17 and 25, checked on LockContention), so they use jvmtiStack.
+// The calling thread's stack, in a wrapped JNI native (throwable_hook.h, park_hook.h) or the
+// MonitorWaited callback (lock_trace.h), into `out` (room for kMaxFrames): AsyncGetCallTrace
+// from its last Java frame, several times cheaper than GetStackTrace's walk; GetStackTrace
+// when that walk fails. It fails (-4) when the last Java frame is a runtime stub's: HotSpot
+// installs C2's stubs "never safe for profile stackwalking", and AsyncGetCallTrace does not
+// step over one to its caller. A compiled monitor enter waits in such a stub
+// (complete_monitor_locking_C): 98 % of LockContention's MonitorContendedEntered callbacks on
+// HotSpot 17 and 25, so those use jvmtiStack directly.
 inline size_t callingThreadStackInto(jvmtiEnv* jvmti, JNIEnv* jni, RawFrame* out) {
   const int count = walkThreadInNative(jni, out, kMaxFrames);
   return count > 0 ? static_cast<size_t>(count) : jvmtiStackInto(jvmti, nullptr, out);

@@ -69,8 +69,11 @@ void LockTrace::end(JNIEnv* jni, jobject object) {
     }
     if (lock) wait.class_name = class_names_.nameOf(jni, lock);
     if (lock && lock != object) jni->DeleteLocalRef(lock);
-    // A park runs in the wrapped native, where the cheaper walk works (jvmti_stack.h).
-    wait.frames = source == WaitSource::Park ? callingThreadStack(jvmti, jni) : jvmtiStack(jvmti, nullptr);
+    // The cheaper walk from the thread's last Java frame (jvmti_stack.h) for a park (in the
+    // wrapped native) and Object.wait (the frame anchor is its native's). Not for a monitor
+    // enter: compiled code waits inside C2's runtime stub, which that walk does not step over
+    // (jvmti_stack.h), and the failed try cost about 2 us a wait (docs/benchmarks.md).
+    wait.frames = source == WaitSource::MonitorEnter ? jvmtiStack(jvmti, nullptr) : callingThreadStack(jvmti, jni);
     queue_.push(std::move(wait));
   } else if (now - start >= threshold_ns_) {
     queue_.drop();

@@ -1,6 +1,7 @@
 // The lock trace on real JVMs, with known truth (LockWaits): a waiter blocked on a monitor and
 // on a ReentrantLock that a holder keeps a known time in a known method, Object.wait with
-// known totals, the threshold, and the trace off.
+// known totals, the threshold, the waiters' stacks walked either way (LockContention), and the
+// trace off.
 #include "harness.h"
 
 namespace it {
@@ -94,6 +95,15 @@ TEST_F(LockTrace, WaitsForMonitorsReentrantLocksAndObjectWaitHaveTheirTruth) {
   ASSERT_NE(short_waits, nullptr) << waits.dump(1);  // 2 ms: above the default threshold
   EXPECT_EQ(short_waits->at("events"), kRounds);
   expectWithin(short_waits->at("time").get<double>(), t.at("short_wait_ns"), 0.15, "Object.wait(2 ms)");
+  // Their stacks (walked by AsyncGetCallTrace from Object.wait's native, lock_trace.h): each
+  // wait under the method that called it, with the program's time.
+  const json wait_methods = report(path, {"--event", "wait", "--metric", "time", "--top", "0"});
+  const json* wait_long = find(wait_methods, "methods", "method", kLockWaits + ".waitLong");
+  ASSERT_NE(wait_long, nullptr) << wait_methods.dump(1);
+  expectWithin(wait_long->at("total").get<double>(), t.at("long_wait_ns"), 0.15, "waitLong's total");
+  const json* wait_short = find(wait_methods, "methods", "method", kLockWaits + ".waitShort");
+  ASSERT_NE(wait_short, nullptr) << wait_methods.dump(1);
+  expectWithin(wait_short->at("total").get<double>(), t.at("short_wait_ns"), 0.15, "waitShort's total");
   const json wait_owners = report(path, {"--event", "wait", "--view", "owners", "--where", "lock=*LockWaits*"});
   ASSERT_EQ(wait_owners.at("owners").size(), 1u) << wait_owners.dump(1);
   EXPECT_EQ(wait_owners.at("owners")[0].at("unset"), true);
@@ -150,6 +160,33 @@ TEST_F(LockTrace, OwnerLooksStayWithinTheirBudget) {
     EXPECT_EQ(text.find("reported at 0s"), std::string::npos) << text;
   }
   EXPECT_TRUE(said) << owners.at("warnings").dump();
+}
+
+// A monitor enter's stack is walked two ways (lock_trace.h): AsyncGetCallTrace where the
+// thread's last Java frame is the waiting method's (interpreted code: -Xint here), GetStackTrace
+// where it is C2's runtime stub (compiled code, most of LockContention's waits after its first
+// milliseconds). Either way every wait on LockContention's monitor (a java.lang.Object) is
+// under the same frames: innermost LockContention.iterate, which holds the synchronized block,
+// called by the worker's lambda.
+TEST_F(LockTrace, MonitorWaitStacksAreTheSameInterpretedAndCompiled) {
+  for (const std::vector<std::string>& jvm_options : {std::vector<std::string>{"-Xint"}, std::vector<std::string>{}}) {
+    const std::string mode = jvm_options.empty() ? "compiled" : "interpreted";
+    const std::string path = file(mode + ".ssr");
+    std::vector<std::string> argv{STACKSCOPE_BIN, "record", "-e", "lock", "-o", path, "--"};
+    for (const std::string& arg : javaCommand("LockContention", {"4", mode == "compiled" ? "100000" : "20000"}, jvm_options))
+      argv.push_back(arg);
+    const ProcessResult rec = run(argv);
+    ASSERT_EQ(rec.exit_code, 0) << rec.err;
+    const json methods = report(path, {"--event", "lock", "--where", "lock=java.lang.Object", "--metric", "count", "--top", "0"});
+    const int64_t waits = methods.at("total").get<int64_t>();
+    EXPECT_GT(waits, 10) << mode << methods.dump(1);  // every 2000th iteration holds the monitor 2 ms
+    const json* iterate = find(methods, "methods", "method", kWorkloads + "LockContention.iterate");
+    ASSERT_NE(iterate, nullptr) << mode << methods.dump(1);
+    EXPECT_EQ(iterate->at("self").get<int64_t>(), waits) << mode << methods.dump(1);
+    const json* worker = find(methods, "methods", "method", kWorkloads + "LockContention.lambda$main$0");
+    ASSERT_NE(worker, nullptr) << mode << methods.dump(1);
+    EXPECT_EQ(worker->at("total").get<int64_t>(), waits) << mode << methods.dump(1);
+  }
 }
 
 // With the trace off, the same program leaves no lock record and no lock or wait events.
