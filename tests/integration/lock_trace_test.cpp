@@ -27,6 +27,12 @@ class LockTrace : public RecordingTest {
     EXPECT_GE(measured, truth * (1 - tolerance)) << what;
     EXPECT_LE(measured, truth * (1 + tolerance)) << what;
   }
+  // The total of `method` in a methods view, within 15 % of `truth`.
+  static void expectMethodTotal(const json& methods, const std::string& method, double truth, const std::string& what) {
+    const json* row = find(methods, "methods", "method", method);
+    ASSERT_NE(row, nullptr) << what << methods.dump(1);
+    expectWithin(row->at("total").get<double>(), truth, 0.15, what);
+  }
 };
 
 // One recording, default threshold (1 ms). Each wait the program timed is one event of the
@@ -63,12 +69,8 @@ TEST_F(LockTrace, WaitsForMonitorsReentrantLocksAndObjectWaitHaveTheirTruth) {
   const json methods = report(path, {"--event", "lock", "--metric", "time", "--top", "0"});
   EXPECT_EQ(methods.at("event"), "lock");
   EXPECT_EQ(methods.at("unit"), "ns");
-  const json* enter = find(methods, "methods", "method", kLockWaits + ".enterMonitor");
-  ASSERT_NE(enter, nullptr) << methods.dump(1);
-  expectWithin(enter->at("total").get<double>(), t.at("monitor_ns"), 0.15, "enterMonitor's total");
-  const json* enter_reentrant = find(methods, "methods", "method", kLockWaits + ".enterReentrant");
-  ASSERT_NE(enter_reentrant, nullptr) << methods.dump(1);
-  expectWithin(enter_reentrant->at("total").get<double>(), t.at("reentrant_ns"), 0.15, "enterReentrant's total");
+  expectMethodTotal(methods, kLockWaits + ".enterMonitor", t.at("monitor_ns"), "enterMonitor's total");
+  expectMethodTotal(methods, kLockWaits + ".enterReentrant", t.at("reentrant_ns"), "enterReentrant's total");
 
   // The culprits: the holder in the method that held the lock. The agent looks every 20 ms,
   // so a 50 ms wait is always seen (a look may miss one only if the machine stalls the writer),
@@ -98,12 +100,8 @@ TEST_F(LockTrace, WaitsForMonitorsReentrantLocksAndObjectWaitHaveTheirTruth) {
   // Their stacks (walked by AsyncGetCallTrace from Object.wait's native, lock_trace.h): each
   // wait under the method that called it, with the program's time.
   const json wait_methods = report(path, {"--event", "wait", "--metric", "time", "--top", "0"});
-  const json* wait_long = find(wait_methods, "methods", "method", kLockWaits + ".waitLong");
-  ASSERT_NE(wait_long, nullptr) << wait_methods.dump(1);
-  expectWithin(wait_long->at("total").get<double>(), t.at("long_wait_ns"), 0.15, "waitLong's total");
-  const json* wait_short = find(wait_methods, "methods", "method", kLockWaits + ".waitShort");
-  ASSERT_NE(wait_short, nullptr) << wait_methods.dump(1);
-  expectWithin(wait_short->at("total").get<double>(), t.at("short_wait_ns"), 0.15, "waitShort's total");
+  expectMethodTotal(wait_methods, kLockWaits + ".waitLong", t.at("long_wait_ns"), "waitLong's total");
+  expectMethodTotal(wait_methods, kLockWaits + ".waitShort", t.at("short_wait_ns"), "waitShort's total");
   const json wait_owners = report(path, {"--event", "wait", "--view", "owners", "--where", "lock=*LockWaits*"});
   ASSERT_EQ(wait_owners.at("owners").size(), 1u) << wait_owners.dump(1);
   EXPECT_EQ(wait_owners.at("owners")[0].at("unset"), true);
