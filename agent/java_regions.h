@@ -44,12 +44,15 @@ struct JavaFrameLayout {
 inline constexpr int kMaxRegionFrames = 1 << 16;
 
 // From the top of a Java region (a Java frame's pc, sp and fp; a runtime stub's frame is one
-// too) to the fp of its entry frame, the call stub's. False when a frame is not one known here
-// (a stub without a frame size, a pc in no code blob) or a word it needs is not in the used
-// stack: the caller then shows the stack as AsyncGetCallTrace alone has it.
+// too) to the fp of its entry frame, the call stub's, and the region's outermost frame, the
+// one the call stub called (`called`; pc 0 if the top was the call stub's frame already).
+// False when a frame is not one known here (a stub without a frame size, a pc in no code
+// blob) or a word it needs is not in the used stack: the caller then shows the stack as
+// AsyncGetCallTrace alone has it.
 template <typename Read, typename Classify>
 bool entryFrameOf(WalkRegisters frame, uintptr_t interrupted_sp, const StackBounds& stack, Read read,
-                  Classify classify, const JavaFrameLayout& layout, uintptr_t& entry_fp) {
+                  Classify classify, const JavaFrameLayout& layout, uintptr_t& entry_fp, WalkRegisters& called) {
+  WalkRegisters callee;
   for (int frames = 0; frames < kMaxRegionFrames; ++frames) {
     const CodeAtPc code = classify(frame.pc);
     WalkRegisters caller;
@@ -57,6 +60,7 @@ bool entryFrameOf(WalkRegisters frame, uintptr_t interrupted_sp, const StackBoun
       // The frame that returns there was called by the call stub, whose rbp it saved.
       if (!usedStackWord(frame.fp, interrupted_sp, stack) || frame.fp < frame.sp) return false;
       entry_fp = frame.fp;
+      called = callee;
       return true;
     }
     if (code.kind == CodeAtPc::Kind::Interpreter) {
@@ -77,6 +81,7 @@ bool entryFrameOf(WalkRegisters frame, uintptr_t interrupted_sp, const StackBoun
       return false;
     }
     if (caller.sp <= frame.sp) return false;  // the walk must climb the stack
+    callee = frame;
     frame = caller;
   }
   return false;

@@ -25,12 +25,12 @@ struct Regions {
   RawFrame between[kMaxBetweenFrames];
 };
 
-bool findRegions(const BetweenInput& input, Regions& out) {
+bool findRegions(const BetweenInput& input, Regions& out, RegionsFound& found) {
   const EntryFrames& entry = *input.entry;
   const auto classify = [&entry](uintptr_t pc) { return entry.classify(pc); };
   const auto in_code_cache = [&entry](uintptr_t pc) { return entry.inCodeCache(pc); };
-  // The call stub's own frame, when the VM named it to the agent: "[stub] call_stub".
-  const int32_t call_stub = input.code_regions ? input.code_regions->find(entry.callStubReturn() - 1) : -1;
+  RawFrame call_stub;
+  const bool call_stub_named = callStubFrame(entry, input.code_regions, call_stub);
   WalkRegisters top = input.top;
   int used = 0;
   for (out.count = 0; out.count < kMaxRegions;) {
@@ -38,14 +38,18 @@ bool findRegions(const BetweenInput& input, Regions& out) {
     uintptr_t entry_fp = 0;
     bool bottom = false;
     WalkRegisters below;
-    if (!entryFrameOf(top, input.interrupted_sp, input.stack, readStackWord, classify, entry.layout(), entry_fp) ||
+    WalkRegisters called;
+    if (!entryFrameOf(top, input.interrupted_sp, input.stack, readStackWord, classify, entry.layout(), entry_fp,
+                      called) ||
         !regionBelow(entry_fp, input.interrupted_sp, input.stack, readStackWord, entry.layout(), below, bottom)) {
       return false;
     }
-    if (bottom) return true;
-    if (call_stub >= 0 && used < kMaxBetweenFrames) {
-      out.between[used++] = {kStubFrameBci, reinterpret_cast<const void*>(static_cast<uintptr_t>(call_stub) + 1)};
+    if (bottom) {
+      found.bottom_entry_fp = entry_fp;
+      found.bottom_java_frame = called;
+      return true;
     }
+    if (call_stub_named && used < kMaxBetweenFrames) out.between[used++] = call_stub;
     uintptr_t pcs[kMaxSegmentFrames];
     const int count = nativeFramesBetween(entry_fp, below.sp, input.interrupted_sp, input.stack,
                                           native::loadedUnwindModules(), readStackWord,
@@ -116,19 +120,13 @@ bool countByNativeMethods(const BetweenInput& input, const Regions& regions, con
   return true;
 }
 
-// Each region's frames: the list's frames from its top less those from the next one's. The
-// walks land past the list, in the slot's free room.
+// Each region's frames: the list's frames from its top less those from the next one's.
 bool countByWalks(const Regions& regions, RawFrame* list, int32_t java, int32_t room, WalkJavaFrom walk,
                   void* walk_data, int32_t* counts) {
-  RawFrame* const scratch = list + java;
   int32_t above = java;  // frames from the previous region's top
   for (int k = 1; k < regions.count; ++k) {
-    const int32_t from_top = walk(regions.top[k], scratch, room, walk_data);
-    // A walk that filled the room may have been cut; one that does not end as the list does
-    // did not start at a frame of this stack.
-    if (from_top <= 0 || from_top >= room || from_top >= above || !sameFrames(scratch, list + java - from_top, from_top)) {
-      return false;
-    }
+    const int32_t from_top = listFramesFrom(regions.top[k], list, java, room, walk, walk_data);
+    if (from_top <= 0 || from_top >= above) return false;
     counts[k - 1] = above - from_top;
     above = from_top;
   }
@@ -138,12 +136,34 @@ bool countByWalks(const Regions& regions, RawFrame* list, int32_t java, int32_t 
 
 }  // namespace
 
+bool callStubFrame(const EntryFrames& entry, const CodeRegions* code_regions, RawFrame& frame) {
+  const int32_t call_stub = code_regions ? code_regions->find(entry.callStubReturn() - 1) : -1;
+  if (call_stub < 0) return false;
+  frame = {kStubFrameBci, reinterpret_cast<const void*>(static_cast<uintptr_t>(call_stub) + 1)};
+  return true;
+}
+
+int32_t listFramesFrom(const WalkRegisters& top, RawFrame* list, int32_t java, int32_t room, WalkJavaFrom walk,
+                       void* walk_data) {
+  RawFrame* const scratch = list + java;
+  const int32_t from_top = walk(top, scratch, room, walk_data);
+  // A walk that filled the room may have been cut; one that does not end as the list does
+  // did not start at a frame of this stack.
+  if (from_top <= 0 || from_top >= room || from_top > java || !sameFrames(scratch, list + java - from_top, from_top)) {
+    return -1;
+  }
+  return from_top;
+}
+
 int32_t insertNativeBetween(const BetweenInput& input, RawFrame* frames, int32_t native, int32_t java,
-                            WalkJavaFrom walk, void* walk_data, int& regions_found) {
-  regions_found = 0;
+                            WalkJavaFrom walk, void* walk_data, RegionsFound& found) {
+  found = {};
   Regions regions;
-  if (!findRegions(input, regions)) return 0;
-  regions_found = regions.count;
+  if (!findRegions(input, regions, found)) {
+    found = {};
+    return 0;
+  }
+  found.count = regions.count;
   if (regions.count < 2) return 0;
   int32_t counts[kMaxRegions];
   const bool counted = walk ? countByWalks(regions, frames + native, java, kMaxFrames - native - java, walk, walk_data, counts)

@@ -34,12 +34,32 @@ struct BetweenInput {
   WalkRegisters top;  // the innermost Java frame: where AsyncGetCallTrace's walk began
 };
 
+// What the region walk found: how many Java regions (0: it gave up) and, at the bottom of the
+// stack, the outermost call into Java: its entry frame's fp and the Java frame the call stub
+// called (pc 0: none), the stack's outermost physical Java frame.
+struct RegionsFound {
+  int count = 0;
+  uintptr_t bottom_entry_fp = 0;
+  WalkRegisters bottom_java_frame;
+};
+
 // frames[0, native) are the native frames on top, frames[native, native + java) the Java
 // frames AsyncGetCallTrace gave from input.top. When the stack has more than one Java region
 // and all checks out, the native frames of the middle are put in and the new number of
-// frames after `native` is returned; 0 leaves the frames as they are. `regions` tells how
-// many Java regions were found (0: the walk gave up). `walk` null: the thread is in native code.
+// frames after `native` is returned; 0 leaves the frames as they are. `found` tells what the
+// region walk found. `walk` null: the thread is in native code.
 int32_t insertNativeBetween(const BetweenInput& input, RawFrame* frames, int32_t native, int32_t java,
-                            WalkJavaFrom walk, void* walk_data, int& regions);
+                            WalkJavaFrom walk, void* walk_data, RegionsFound& found);
+
+// The call stub's own frame, an entry frame, as a sample shows it ("[stub] call_stub"); false
+// when the VM did not name the stub to the agent.
+bool callStubFrame(const EntryFrames& entry, const CodeRegions* code_regions, RawFrame& frame);
+
+// How many of the list's last frames (of list[0, java)) `walk` gives from `top`, a Java frame
+// of the stack: the list's frames from that frame out. -1 when the walk does not end as the
+// list does (it did not start at a frame of this stack, or the list ends elsewhere) or may
+// have been cut (it filled `room`, the free room past the list, where it lands).
+int32_t listFramesFrom(const WalkRegisters& top, RawFrame* list, int32_t java, int32_t room, WalkJavaFrom walk,
+                       void* walk_data);
 
 }  // namespace stackscope::agent

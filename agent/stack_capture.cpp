@@ -31,6 +31,7 @@
 #include "agent/session_gate.h"
 #include "agent/compiled_frame_edges.h"
 #include "agent/cpu_sampler.h"
+#include "agent/native_below.h"
 #include "agent/native_between.h"
 #include "agent/stub_unwind.h"
 #include "agent/thread_metrics.h"
@@ -411,35 +412,74 @@ bool innermostJavaFrame(const ThreadSlot& thread, JNIEnv* env, const VmThreadAnc
   return true;
 }
 
-// Mixed mode: frames[native, native + java) are the Java frames; when the stack has more than
-// one Java region, the native frames between them are put in (native_between.h). The new
-// number of frames after `native`, or 0 for no change. A thread whose active handle block is
-// the one of its single-region stack has one region still (entry_frames.h): one load.
-jint withNativeBetween(ThreadSlot& thread, JNIEnv* env, RawFrame* frames, jint native, jint java, void* ucontext) {
+// The thread's kept frames below its outermost Java frame (native_below.h) at out[0, room),
+// under the call stub's frame; the number written.
+jint keptFramesBelow(const ThreadSlot& thread, const EntryFrames& entry, RawFrame* out, jint room) {
+  RawFrame call_stub;
+  return framesBelow(thread.below, callStubFrame(entry, g_config.code_regions, call_stub) ? &call_stub : nullptr, out,
+                     room);
+}
+
+// Mixed mode, after a region walk that reached the bottom of the stack: the native frames
+// below its outermost Java frame (native_below.h) at frames[0, room), found again only when
+// the thread's kept ones do not hold. Before a walk, the Java frames (list[0, count)) must be
+// known to end at the frame the outermost call stub called: AsyncGetCallTrace walked again
+// from there ends as they do (a walk from the signal's context can end early and quietly at
+// a frame it misread, walkOverPushedWords); one from a frame anchor (a thread in native code,
+// not walked again) starts at a frame the VM left whole. The number of frames written.
+jint framesBelowRegions(ThreadSlot& thread, const RegionsFound& found, const EntryFrames& entry, RawFrame* list,
+                        jint count, jint room, uintptr_t sp, WalkJavaFrom walk_again, RegionWalk& walk) {
+  if (found.bottom_entry_fp == 0 || found.bottom_java_frame.pc == 0) return 0;
+  const void* outermost = list[count - 1].method;
+  if (thread.below.entry_fp != found.bottom_entry_fp || !belowStillHolds(thread.below, outermost, sp, thread.stack)) {
+    if (walk_again && listFramesFrom(found.bottom_java_frame, list, count, room, walk_again, &walk) < 0) return 0;
+    walkBelow(thread.below, found.bottom_entry_fp, outermost, sp, thread.stack, entry.layout(),
+              native::loadedUnwindModules());
+  }
+  return keptFramesBelow(thread, entry, list + count, room);
+}
+
+// Mixed mode: frames[native, native + java) are the Java frames; the native frames between
+// Java regions (native_between.h) and below the outermost Java frame (native_below.h) are
+// put in. The new number of frames after `native`. A thread whose active handle block is the
+// one of its single-region stack has one region still (entry_frames.h): one load, and the
+// check of the frames below that it kept, with no walk. A list that filled the slot may have
+// been cut: it has nothing below.
+jint withNativeFramesAround(ThreadSlot& thread, JNIEnv* env, RawFrame* frames, jint native, jint java, void* ucontext) {
   const EntryFrames* entry = g_entry_frames.load(std::memory_order_acquire);
   const VmThreadAnchor* anchor = g_vm_thread_anchor.load(std::memory_order_acquire);
   const CompiledCode* code = g_compiled_code.load(std::memory_order_acquire);
   if (!entry || !anchor || !code || !env || thread.mounted_vthread.load(std::memory_order_relaxed) != 0 ||
       !thread.stack_ready.load(std::memory_order_acquire)) {
-    return 0;
+    return java;
   }
+  const bool whole = native + java < kMaxFrames;
   const uintptr_t handles = entry->activeHandles(env);
-  if (handles == thread.single_region_handles) return 0;
   const WalkRegisters regs = registersOf(*static_cast<const ucontext_t*>(ucontext));
+  RawFrame* const list = frames + native;
+  if (handles == thread.single_region_handles) {
+    if (!whole) return java;
+    if (belowStillHolds(thread.below, list[java - 1].method, regs.sp, thread.stack)) {
+      return java + keptFramesBelow(thread, *entry, list + java, kMaxFrames - native - java);
+    }
+  }
   BetweenInput input{entry, g_config.code_regions, thread.stack, regs.sp, {}};
   VmThreadAnchor::State state = VmThreadAnchor::State::Other;
-  if (!innermostJavaFrame(thread, env, *anchor, *code, regs, input.top, state)) return 0;
+  if (!innermostJavaFrame(thread, env, *anchor, *code, regs, input.top, state)) return java;
   RegionWalk walk{env, ucontext, anchor, state};
-  int regions = 0;
+  RegionsFound found;
   // A thread in native code has its anchor read by the VM at any time: it is not walked again.
   const WalkJavaFrom walk_again = state == VmThreadAnchor::State::InNative ? nullptr : walkFromRegionTop;
-  const jint between = insertNativeBetween(input, frames, native, java, walk_again, &walk, regions);
+  const jint between = insertNativeBetween(input, frames, native, java, walk_again, &walk, found);
   // A call into Java installs its handle block before its entry frame exists, while the thread
   // is in Java state running the VM's code: a single region seen then is not the block's.
-  if (regions == 1 && !(state == VmThreadAnchor::State::InJava && !code->contains(regs.pc))) {
+  if (found.count == 1 && !(state == VmThreadAnchor::State::InJava && !code->contains(regs.pc))) {
     thread.single_region_handles = handles;
   }
-  return between;
+  const jint count = between > 0 ? between : java;
+  if (!whole || native + count >= kMaxFrames) return count;
+  return count + framesBelowRegions(thread, found, *entry, list, count, kMaxFrames - native - count, regs.sp,
+                                    walk_again, walk);
 }
 
 // Mixed mode, cpu mode where the kernel allows it: the kernel functions the thread was in
@@ -486,10 +526,7 @@ jint walk(ThreadSlot& thread, RawFrame* frames, void* ucontext) {
   JNIEnv* env = envOf(thread);
   const jint java = env ? walkJava(thread, env, frames + native, kMaxFrames - native, ucontext) : kNotInJava;
 #if defined(__x86_64__)
-  if (java > 0 && g_config.native_frames) {
-    const jint with_between = withNativeBetween(thread, env, frames, native, java, ucontext);
-    if (with_between > 0) return native + with_between;
-  }
+  if (java > 0 && g_config.native_frames) return native + withNativeFramesAround(thread, env, frames, native, java, ucontext);
 #endif
   if (java > 0) return native + java;
   // No Java frame to add: the native ones alone say where the CPU went.

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "agent/meta_events.h"
+#include "agent/native_below.h"
 #include "agent/stub_unwind.h"
 #include "agent/thread_metrics.h"
 
@@ -44,6 +45,9 @@ struct ThreadSlot {
   // Mixed mode: the thread's active JNI handle block when its stack was last seen with one
   // Java region (entry_frames.h), 0 = not seen. Its own signal handler's only.
   uintptr_t single_region_handles = 0;
+  // Mixed mode: the native frames below its outermost Java frame (native_below.h). Its own
+  // signal handler's only.
+  NativeFramesBelow below;
 
   // The thread's annotation (annotation_table.h id, 0 = none) and whether the collection-time
   // filter leaves the thread out. Written only by the thread itself (the annotate native),

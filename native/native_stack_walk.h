@@ -16,18 +16,19 @@
 
 namespace stackscope::native {
 
-enum class CfiStep { Stepped, NoRule, End };
+enum class CfiStep { Stepped, NoRule, Outermost, End };
 
 // The caller of `frame` by its CFI, looked up at `lookup_pc` (the pc, or a return address
-// minus 1). NoRule: no CFI to go by, the frame pointer may still do; End: the frame has no
-// caller, or the CFI puts it outside the used stack (the walk stops rather than guess).
+// minus 1). NoRule: no CFI to go by, the frame pointer may still do; Outermost: the CFI says
+// the frame has no caller (the thread's first function); End: the CFI puts the caller
+// outside the used stack (the walk stops rather than guess).
 template <typename Read>
 CfiStep callerByCfi(const WalkRegisters& frame, uintptr_t lookup_pc, uintptr_t interrupted_sp, const StackBounds& stack,
                     const UnwindModules* modules, Read read, WalkRegisters& caller) {
   const UnwindModule* module = modules ? modules->find(lookup_pc) : nullptr;
   FrameRule rule;
   if (!module || frameRuleAt(module->tables, lookup_pc, rule) != CfiResult::Found) return CfiStep::NoRule;
-  if (rule.outermost) return CfiStep::End;
+  if (rule.outermost) return CfiStep::Outermost;
   const uintptr_t base = rule.cfa_register == FrameRule::Cfa::Rsp ? frame.sp : frame.fp;
   const uintptr_t cfa = base + static_cast<uintptr_t>(rule.cfa_offset);
   // The CFA is the caller's sp: above this frame's, with the return address right below it.
@@ -44,7 +45,7 @@ template <typename Read>
 bool callerOfFrame(const WalkRegisters& frame, uintptr_t lookup_pc, uintptr_t interrupted_sp, const StackBounds& stack,
                    const UnwindModules* modules, Read read, WalkRegisters& caller) {
   const CfiStep step = callerByCfi(frame, lookup_pc, interrupted_sp, stack, modules, read, caller);
-  if (step == CfiStep::End) return false;
+  if (step == CfiStep::Outermost || step == CfiStep::End) return false;
   return step == CfiStep::Stepped || callerByFramePointer(frame, interrupted_sp, stack, read, caller);
 }
 
@@ -70,6 +71,29 @@ int walkNativeStack(const WalkRegisters& regs, const StackBounds& stack, const U
     frame = caller;
   }
   return count;
+}
+
+// From `frame`, whose pc is a return address (a caller's frame, not an interrupted one), down
+// to the thread's first function: out[0] = frame.pc, then each caller's return address, up
+// to `max`. The count when the walk ends at a frame whose CFI says it has no caller (clone3,
+// _start); -1 when it ends anywhere else (a frame neither the CFI nor the frame pointer
+// steps, a zero return address, more than `max` frames): a chain not known whole, which a
+// caller that must not show a partial bottom of a stack leaves out.
+template <typename Read>
+int walkToFirstFunction(WalkRegisters frame, uintptr_t interrupted_sp, const StackBounds& stack,
+                        const UnwindModules* modules, Read read, uintptr_t* out, int max) {
+  for (int count = 0; count < max;) {
+    out[count++] = frame.pc;
+    WalkRegisters caller;
+    const CfiStep step = callerByCfi(frame, frame.pc - 1, interrupted_sp, stack, modules, read, caller);
+    if (step == CfiStep::Outermost) return count;
+    if (step == CfiStep::End) return -1;
+    if (step == CfiStep::NoRule && !callerByFramePointer(frame, interrupted_sp, stack, read, caller)) return -1;
+    // Both steps climb the stack (the CFA lies above sp, a frame pointer at or above it).
+    if (caller.pc == 0) return -1;
+    frame = caller;
+  }
+  return -1;
 }
 
 }  // namespace stackscope::native

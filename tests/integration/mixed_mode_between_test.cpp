@@ -3,8 +3,8 @@
 // C function and the JVM's functions that made the call. And the native frames on top of the
 // Java ones where the C code keeps no frame pointer (native/native_stack_walk.h).
 #include <algorithm>
-#include <sstream>
 
+#include "folded_stacks.h"
 #include "harness.h"
 
 namespace it {
@@ -12,28 +12,9 @@ namespace {
 
 class MixedModeBetween : public RecordingTest {};
 
-struct FoldedStack {
-  std::vector<std::string> frames;  // outermost first
-  double samples = 0;
-};
-
-// `stackscope export --format collapsed` of the main thread, parsed.
+// The main thread's stacks.
 std::vector<FoldedStack> mainThreadStacks(const std::string& path) {
-  ProcessResult folded = run({STACKSCOPE_BIN, "export", path, "--format", "collapsed", "--where",
-                              "thread=main or thread=DestroyJavaVM", "-o", "-"});
-  EXPECT_EQ(folded.exit_code, 0) << folded.err;
-  std::vector<FoldedStack> stacks;
-  std::istringstream lines(folded.out);
-  for (std::string line; std::getline(lines, line);) {
-    const size_t space = line.rfind(' ');
-    if (space == std::string::npos) continue;
-    FoldedStack stack;
-    stack.samples = std::stod(line.substr(space + 1));
-    std::istringstream frames(line.substr(0, space));
-    for (std::string frame; std::getline(frames, frame, ';');) stack.frames.push_back(frame);
-    stacks.push_back(stack);
-  }
-  return stacks;
+  return foldedStacks(path, "thread=main or thread=DestroyJavaVM");
 }
 
 const std::string kMain = kWorkloads + "JniCallback.main";
@@ -115,8 +96,7 @@ TEST_F(MixedModeBetween, JniCallbackShowsTheNativeFramesBetweenItsJavaFrames) {
       if (as_expected) {
         right += stack.samples;
       } else {
-        for (const std::string& frame : stack.frames) wrong += frame + ";";
-        wrong += " " + std::to_string(stack.samples) + "\n";
+        wrong += describe(stack);
       }
     }
     ASSERT_GT(callback_samples, 100) << "too few samples of the callback to judge";
@@ -168,8 +148,7 @@ TEST_F(MixedModeBetween, TheVmLoadingAClassShowsItsFramesBetweenTheJavaFrames) {
         burn != stack.frames.begin() && *(burn - 1) == loader + "BurningLoader.loadClass") {
       right += stack.samples;
     } else {
-      for (const std::string& frame : stack.frames) wrong += frame + ";";
-      wrong += " " + std::to_string(stack.samples) + "\n";
+      wrong += describe(stack);
     }
   }
   ASSERT_GT(burn_samples, 50) << "too few samples of burn to judge";
@@ -202,8 +181,7 @@ TEST_F(MixedModeCfi, CFunctionsWithoutFramePointersShowTheirCallers) {
     if (withoutStubs({stack.frames.begin(), leaf + 1}) == chain) {
       whole += stack.samples;
     } else {
-      for (const std::string& frame : stack.frames) wrong += frame + ";";
-      wrong += " " + std::to_string(stack.samples) + "\n";
+      wrong += describe(stack);
     }
   }
   ASSERT_GT(leaf_samples, 100) << "too few samples of jni_chain_a to judge";

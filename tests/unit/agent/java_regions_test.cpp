@@ -72,8 +72,12 @@ bool inCodeCache(uintptr_t pc) { return classify(pc).kind != CodeAtPc::Kind::Unk
 TEST(JavaRegions, EachRegionEndsAtItsEntryFrameAndTheWrapperGivesTheNext) {
   const FakeStack stack = jniCallback();
   uintptr_t entry_fp = 0;
-  ASSERT_TRUE(entryFrameOf({kCallback, 0x1100, 0x9999}, kInterruptedSp, kStack, stack, classify, kLayout, entry_fp));
+  WalkRegisters called;
+  ASSERT_TRUE(entryFrameOf({kCallback, 0x1100, 0x9999}, kInterruptedSp, kStack, stack, classify, kLayout, entry_fp, called));
   EXPECT_EQ(entry_fp, 0x1300u) << "through the compiled frame's size and the interpreted frame's rbp";
+  EXPECT_EQ(called.pc, kInterpreter) << "the interpreted frame is the one the call stub called";
+  EXPECT_EQ(called.sp, 0x1120u);
+  EXPECT_EQ(called.fp, 0x1180u);
   WalkRegisters below;
   bool bottom = true;
   ASSERT_TRUE(regionBelow(entry_fp, kInterruptedSp, kStack, stack, kLayout, below, bottom));
@@ -82,8 +86,10 @@ TEST(JavaRegions, EachRegionEndsAtItsEntryFrameAndTheWrapperGivesTheNext) {
   EXPECT_EQ(below.fp, 0x13f0u);
   EXPECT_EQ(below.pc, kNativeWrapper) << "an anchor without a pc: the word below its sp";
 
-  ASSERT_TRUE(entryFrameOf(below, kInterruptedSp, kStack, stack, classify, kLayout, entry_fp));
+  ASSERT_TRUE(entryFrameOf(below, kInterruptedSp, kStack, stack, classify, kLayout, entry_fp, called));
   EXPECT_EQ(entry_fp, 0x1500u);
+  EXPECT_EQ(called.pc, kNativeWrapper) << "a region's top may be the frame the call stub called";
+  EXPECT_EQ(called.sp, 0x13d0u);
   ASSERT_TRUE(regionBelow(entry_fp, kInterruptedSp, kStack, stack, kLayout, below, bottom));
   EXPECT_TRUE(bottom) << "the outermost call into Java";
 }
@@ -115,9 +121,10 @@ TEST(JavaRegions, AFunctionWithoutAFramePointerCutsTheNativeFramesShort) {
 TEST(JavaRegions, GivesUpOnCodeItDoesNotKnowOrAFrameThatDoesNotClimb) {
   FakeStack stack = jniCallback();
   uintptr_t entry_fp = 0;
-  EXPECT_FALSE(entryFrameOf({0x7777, 0x1100, 0}, kInterruptedSp, kStack, stack, classify, kLayout, entry_fp));
+  WalkRegisters called;
+  EXPECT_FALSE(entryFrameOf({0x7777, 0x1100, 0}, kInterruptedSp, kStack, stack, classify, kLayout, entry_fp, called));
   stack.words[0x1178] = 0x1100;  // an interpreted frame whose sender sp lies above it
-  EXPECT_FALSE(entryFrameOf({kCallback, 0x1100, 0}, kInterruptedSp, kStack, stack, classify, kLayout, entry_fp));
+  EXPECT_FALSE(entryFrameOf({kCallback, 0x1100, 0}, kInterruptedSp, kStack, stack, classify, kLayout, entry_fp, called));
   // A wrapper that is not under the entry frame, or an anchor above it, is not one.
   stack = jniCallback();
   stack.words[0x1300 - 48] = 0x1200;

@@ -14,101 +14,10 @@
 #include "child_process.h"
 #include "native/native_stack_walk.h"
 #include "native/unwind_modules.h"
+#include "tests/unit/native/hand_made_cfi.h"
 
 namespace stackscope::native {
 namespace {
-
-using Bytes = std::vector<uint8_t>;
-
-// DW_CFA_* instructions as the tests write them (x86-64: rbp 6, rsp 7, return address 16).
-Bytes defCfa(uint8_t reg, uint8_t offset) { return {0x0c, reg, offset}; }
-Bytes defCfaOffset(uint8_t offset) { return {0x0e, offset}; }
-Bytes defCfaRegister(uint8_t reg) { return {0x0d, reg}; }
-Bytes offsetOf(uint8_t reg, uint8_t factored) { return {static_cast<uint8_t>(0x80 | reg), factored}; }  // * -8
-Bytes advance(uint8_t delta) { return {static_cast<uint8_t>(0x40 | delta)}; }
-Bytes rememberState() { return {0x0a}; }
-Bytes restoreState() { return {0x0b}; }
-Bytes undefinedRegister(uint8_t reg) { return {0x07, reg}; }
-Bytes joined(std::initializer_list<Bytes> parts) {
-  Bytes all;
-  for (const Bytes& part : parts) all.insert(all.end(), part.begin(), part.end());
-  return all;
-}
-
-// A module's tables written by hand, as GNU ld lays them out: .eh_frame_hdr (pcrel eh_frame
-// pointer, udata4 count, datarel sdata4 table) then .eh_frame, CIEs with augmentation "zR" and
-// pcrel sdata4 FDE addresses. The code they describe lies 1 MiB past the tables (never read).
-class HandMadeTables {
- public:
-  static constexpr size_t kHeaderRoom = 128;
-  HandMadeTables() : bytes_(kHeaderRoom, 0) { bytes_.reserve(8192); }
-
-  uintptr_t address() const { return reinterpret_cast<uintptr_t>(bytes_.data()); }
-  uintptr_t code(uintptr_t offset) const { return address() + (1 << 20) + offset; }
-
-  // The CIE every x86-64 compiler writes: CFA = rsp + 8, return address at CFA - 8.
-  size_t cie(const Bytes& initial = joined({defCfa(7, 8), offsetOf(16, 1)})) {
-    const size_t at = beginEntry();
-    put32(0);                                   // CIE id
-    bytes_.push_back(1);                        // version
-    for (char c : std::string("zR")) bytes_.push_back(static_cast<uint8_t>(c));
-    bytes_.push_back(0);
-    bytes_.push_back(1);                        // code alignment
-    bytes_.push_back(0x78);                     // data alignment -8 (sleb128)
-    bytes_.push_back(16);                       // return address register
-    bytes_.push_back(1);                        // augmentation data length
-    bytes_.push_back(0x1b);                     // FDE pointers: pcrel sdata4
-    bytes_.insert(bytes_.end(), initial.begin(), initial.end());
-    endEntry(at);
-    return at;
-  }
-
-  void fde(size_t cie_at, uintptr_t start_offset, uint32_t length, const Bytes& instructions) {
-    const size_t at = beginEntry();
-    put32(static_cast<uint32_t>(bytes_.size() - cie_at));
-    put32(static_cast<uint32_t>(code(start_offset) - (address() + bytes_.size())));
-    put32(length);
-    bytes_.push_back(0);  // augmentation data length
-    bytes_.insert(bytes_.end(), instructions.begin(), instructions.end());
-    endEntry(at);
-    table_.push_back({code(start_offset), address() + at});
-  }
-
-  CfiTables finish() {
-    std::sort(table_.begin(), table_.end());
-    Bytes header = {1, 0x1b, 0x03, 0x3b};
-    const auto add32 = [&header](uint32_t value) {
-      for (int i = 0; i < 4; ++i) header.push_back(static_cast<uint8_t>(value >> (8 * i)));
-    };
-    add32(static_cast<uint32_t>(kHeaderRoom - 4));  // pcrel from the field (at 4) to .eh_frame
-    add32(static_cast<uint32_t>(table_.size()));
-    for (const auto& [start, fde] : table_) {
-      add32(static_cast<uint32_t>(start - address()));
-      add32(static_cast<uint32_t>(fde - address()));
-    }
-    EXPECT_LE(header.size(), kHeaderRoom);
-    std::copy(header.begin(), header.end(), bytes_.begin());
-    return {bytes_.data(), address(), bytes_.size(), address()};
-  }
-
- private:
-  size_t beginEntry() {
-    const size_t at = bytes_.size();
-    put32(0);
-    return at;
-  }
-  void endEntry(size_t at) {
-    while ((bytes_.size() - at) % 8 != 0) bytes_.push_back(0);  // DW_CFA_nop padding
-    const auto length = static_cast<uint32_t>(bytes_.size() - at - 4);
-    std::memcpy(bytes_.data() + at, &length, 4);
-  }
-  void put32(uint32_t value) {
-    for (int i = 0; i < 4; ++i) bytes_.push_back(static_cast<uint8_t>(value >> (8 * i)));
-  }
-
-  Bytes bytes_;
-  std::vector<std::pair<uintptr_t, uintptr_t>> table_;  // (code start, FDE address)
-};
 
 FrameRule ruleAt(const CfiTables& tables, uintptr_t pc, CfiResult expected = CfiResult::Found) {
   FrameRule rule;
@@ -123,11 +32,6 @@ Bytes framelessFunction() {
                  rememberState(), defCfaOffset(8), advance(1), restoreState(), advance(0xf), defCfaOffset(8)});
 }
 
-// A function with a frame pointer: push %rbp; mov %rsp,%rbp at 1; leave at 0x20.
-Bytes framePointerFunction() {
-  return joined({advance(1), defCfaOffset(16), offsetOf(6, 2), advance(3), defCfaRegister(6), advance(0x1c),
-                 defCfa(7, 8)});
-}
 
 // Both functions, the frameless one at 0x100, the other at 0x200, under one CIE.
 CfiTables bothFunctions(HandMadeTables& made) {
@@ -290,6 +194,39 @@ TEST(NativeStackWalk, EndsWhereTheCfaLeavesTheStack) {
   uintptr_t out[4];
   const auto read = [](uintptr_t address) { return *reinterpret_cast<const uintptr_t*>(address); };
   EXPECT_EQ(walkNativeStack(regs, stack, &modules, read, [](uintptr_t) { return false; }, out, 4), 1);
+}
+
+// To the thread's first function: a chain counts only when it ends at a function whose CFI
+// says it has no caller (clone3's child half). A function g with a frame pointer (at 0x200)
+// was called by the first function (at 0x400); code without CFI whose frame pointer leads to
+// a zero return address is no end, and neither is running out of room.
+TEST(NativeStackWalk, ToTheFirstFunctionOnlyAWholeChainCounts) {
+  HandMadeTables made;
+  const size_t cie = made.cie();
+  made.fde(cie, 0x200, 0x28, framePointerFunction());
+  made.fde(cie, 0x400, 0x20, undefinedRegister(16));
+  const CfiTables tables = made.finish();
+  const UnwindModule module{made.code(0), made.code(0x1000), tables};
+  const UnwindModules modules{&module, 1};
+  uintptr_t words[32] = {};
+  const auto at = [&words](int index) { return reinterpret_cast<uintptr_t>(&words[index]); };
+  const StackBounds stack{at(0), at(32)};
+  const auto read = [](uintptr_t address) { return *reinterpret_cast<const uintptr_t*>(address); };
+  // g's frame: rbp = words[10], its caller's rbp there, the return into the first function next.
+  words[10] = at(20);
+  words[11] = made.code(0x411);
+  const WalkRegisters returned_into_g{made.code(0x211), at(4), at(10)};
+  uintptr_t out[4];
+  ASSERT_EQ(walkToFirstFunction(returned_into_g, at(0), stack, &modules, read, out, 4), 2);
+  EXPECT_EQ(out[0], made.code(0x211));
+  EXPECT_EQ(out[1], made.code(0x411));
+  EXPECT_EQ(walkToFirstFunction(returned_into_g, at(0), stack, &modules, read, out, 1), -1) << "no room for the end";
+
+  words[11] = made.code(0x3000);  // returns into code without CFI, whose frame pointer leads to 0
+  words[20] = at(24);
+  words[21] = 0;
+  EXPECT_EQ(walkToFirstFunction(returned_into_g, at(0), stack, &modules, read, out, 4), -1);
+  EXPECT_EQ(walkToFirstFunction(returned_into_g, at(0), stack, nullptr, read, out, 4), -1) << "no CFI, no end";
 }
 
 __attribute__((noinline)) int ownFunction(int x) { return x * 7 + 1; }

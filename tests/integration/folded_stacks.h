@@ -1,0 +1,21 @@
+// A recording's stacks as `stackscope export --format collapsed` writes them, parsed: the
+// mixed-mode tests check the order of frames, native and Java, along whole stacks.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace it {
+
+struct FoldedStack {
+  std::vector<std::string> frames;  // outermost first
+  double samples = 0;
+};
+
+// The stacks of the threads `where` selects (a --where expression) in the recording at `path`.
+std::vector<FoldedStack> foldedStacks(const std::string& path, const std::string& where);
+
+// The frames as one line, outermost first, and the sample count: for failure messages.
+std::string describe(const FoldedStack& stack);
+
+}  // namespace it

@@ -1,0 +1,155 @@
+// Mixed mode's native frames below a Java thread's outermost Java frame (agent/native_below.h):
+// the launcher's main thread shows JavaMain and the thread's start under main, a thread Java
+// started shows thread_native_entry under Thread.run, and a thread a C library attached
+// through JNI shows the C function that called Java, never the one of an earlier call. In a
+// recording made from the start and after an attach.
+#include <algorithm>
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "folded_stacks.h"
+#include "harness.h"
+
+namespace it {
+namespace {
+
+using namespace std::chrono_literals;
+
+class MixedModeBelow : public RecordingTest {};
+
+const std::string kBottoms = kWorkloads + "StackBottoms.";
+
+bool isJavaFrame(const std::string& frame) {
+  return frame.starts_with(kWorkloads) || frame.starts_with("java.") || frame.starts_with("jdk.");
+}
+
+// Whether, outermost first, the stack begins with frames named `callers` (each a name's
+// beginning: C++ names carry their parameters), then native frames only, JavaCalls::call_helper
+// among them, then the call stub's frame and the Java frame `outermost_java`.
+bool bottomIs(const FoldedStack& stack, const std::vector<std::string>& callers, const std::string& outermost_java) {
+  const std::vector<std::string>& frames = stack.frames;
+  const auto java = std::find_if(frames.begin(), frames.end(), isJavaFrame);
+  if (java == frames.end() || *java != outermost_java) return false;
+  const auto below = static_cast<size_t>(java - frames.begin());
+  if (below < callers.size() + 2 || frames[below - 1] != "[stub] call_stub") return false;
+  for (size_t i = 0; i < callers.size(); ++i) {
+    if (!frames[i].starts_with(callers[i])) return false;
+  }
+  return std::any_of(frames.begin() + static_cast<long>(callers.size()), java - 1,
+                     [](const std::string& frame) { return frame.starts_with("JavaCalls::call_helper"); });
+}
+
+bool contains(const FoldedStack& stack, const std::string& frame) {
+  return std::find(stack.frames.begin(), stack.frames.end(), frame) != stack.frames.end();
+}
+
+struct Tally {
+  double samples = 0, right = 0, wrong = 0;
+  std::string others;
+};
+
+// Over the stacks of `thread` that hold `work`: how many have the bottom `callers` ...
+// `outermost_java`, and how many hold `forbidden` (another call's C function).
+Tally tally(const std::string& path, const std::string& thread, const std::string& work,
+            const std::vector<std::string>& callers, const std::string& outermost_java,
+            const std::string& forbidden = "") {
+  Tally result;
+  for (const FoldedStack& stack : foldedStacks(path, "thread=" + thread)) {
+    if (!contains(stack, work)) continue;
+    result.samples += stack.samples;
+    if (!forbidden.empty() && std::any_of(stack.frames.begin(), stack.frames.end(), [&](const std::string& frame) {
+          return frame.starts_with(forbidden);
+        })) {
+      result.wrong += stack.samples;
+      result.others += "WRONG " + describe(stack);
+    } else if (bottomIs(stack, callers, outermost_java)) {
+      result.right += stack.samples;
+    } else {
+      result.others += describe(stack);
+    }
+  }
+  return result;
+}
+
+// Truth by construction (tests/java StackBottoms, tests/native_programs/stack_bottoms.c): the
+// main thread runs main, called by the launcher's JavaMain through jni_CallStaticVoidMethod,
+// on a thread the launcher started (ThreadJavaMain <- start_thread <- __clone3); the thread
+// Java started runs Thread.run, called by the VM's thread_entry on a thread the VM started
+// (thread_native_entry <- start_thread <- __clone3); the attached thread runs workA called by
+// call_via_a and workB called by call_via_b from stack_bottoms_attached_main, the function
+// its pthread started, in turns of 3 ms. Names of libc's functions need its debug file
+// (libc6-dbg, scripts/setup.sh). Tolerance: at least 90 % of each work's samples show the
+// whole bottom (one taken while a frame below is being built or torn down, a call into Java
+// starting or returning, shows none); not one shows the other turn's C function.
+void expectBottoms(const std::string& path) {
+  const std::vector<std::string> thread_start = {"__clone3", "start_thread"};
+  auto with = [&thread_start](std::vector<std::string> rest) {
+    rest.insert(rest.begin(), thread_start.begin(), thread_start.end());
+    return rest;
+  };
+  struct Case {
+    const char* thread;
+    std::string work;
+    std::vector<std::string> callers;
+    std::string outermost_java;
+    std::string forbidden;
+  };
+  for (const Case& c : {
+           Case{"main", kBottoms + "main", with({"ThreadJavaMain", "JavaMain", "jni_CallStaticVoidMethod"}),
+                kBottoms + "main", ""},
+           Case{"java-started", kWorkloads + "Cpu.burn", with({"thread_native_entry"}), "java.lang.Thread.run", ""},
+           Case{"jni-attached", kBottoms + "workA",
+                with({"stack_bottoms_attached_main", "call_via_a", "jni_CallStaticVoidMethod"}), kBottoms + "workA",
+                "call_via_b"},
+           Case{"jni-attached", kBottoms + "workB",
+                with({"stack_bottoms_attached_main", "call_via_b", "jni_CallStaticVoidMethod"}), kBottoms + "workB",
+                "call_via_a"},
+       }) {
+    SCOPED_TRACE(std::string(c.thread) + " " + c.work);
+    const Tally seen = tally(path, c.thread, c.work, c.callers, c.outermost_java, c.forbidden);
+    ASSERT_GT(seen.samples, 50) << "too few samples to judge";
+    EXPECT_GE(seen.right / seen.samples, 0.90) << seen.right << " of " << seen.samples << "; the others:\n"
+                                               << seen.others.substr(0, 6000);
+    EXPECT_EQ(seen.wrong, 0) << seen.others.substr(0, 6000);
+  }
+}
+
+TEST_F(MixedModeBelow, EachThreadShowsTheNativeFramesThatCalledItsJava) {
+  const std::string path = file("bottoms.ssr");
+  ProcessResult rec = record({"-e", "cpu", "-i", "2ms"}, path, "StackBottoms", {"1500", STACK_BOTTOMS_LIBRARY});
+  ASSERT_EQ(rec.exit_code, 0) << rec.err;
+  expectBottoms(path);
+}
+
+// --no-native keeps the stacks as they were: each begins with its outermost Java frame.
+TEST_F(MixedModeBelow, NoNativeShowsNoneOfThem) {
+  const std::string path = file("java-only.ssr");
+  ProcessResult rec =
+      record({"-e", "cpu", "-i", "2ms", "--no-native"}, path, "StackBottoms", {"600", STACK_BOTTOMS_LIBRARY});
+  ASSERT_EQ(rec.exit_code, 0) << rec.err;
+  double samples = 0;
+  std::string others;
+  for (const FoldedStack& stack : foldedStacks(path, "thread=main or thread=java-started or thread=jni-attached")) {
+    samples += stack.samples;
+    if (!isJavaFrame(stack.frames.front())) others += describe(stack);
+  }
+  ASSERT_GT(samples, 100) << "too few samples to judge";
+  EXPECT_EQ(others, "");
+}
+
+// The same after an attach: the threads were running, the attached one calling Java in turns,
+// when the agent came; each finds its frames below on its own first samples.
+TEST_F(MixedModeBelow, ThreadsRunningBeforeAnAttachShowThemToo) {
+  Child jvm(javaCommand("StackBottoms", {"8000", STACK_BOTTOMS_LIBRARY}));
+  ASSERT_TRUE(jvm.waitForStdout("ready", 60s));
+  const std::string path = file("attached.ssr");
+  ProcessResult attached = run({STACKSCOPE_BIN, "attach", std::to_string(jvm.pid()), "-e", "cpu", "-i", "2ms",
+                                "--duration", "2s", "-o", path},
+                               60s);
+  ASSERT_EQ(attached.exit_code, 0) << attached.err;
+  expectBottoms(path);
+}
+
+}  // namespace
+}  // namespace it
