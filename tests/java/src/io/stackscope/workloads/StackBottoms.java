@@ -4,9 +4,9 @@ package io.stackscope.workloads;
  * Three threads burn the CPU at the bottom of three kinds of stacks
  * (tests/integration/mixed_mode_below_test.cpp): the launcher's main thread in main, a thread
  * Java started ("java-started") in its Runnable, and a thread a C library started and attached
- * through JNI ("jni-attached", tests/native_programs/stack_bottoms.c), which calls workA from
- * one C function and workB from another, in turns of 3 ms of CPU time. Prints "ready" once
- * all three run.
+ * through JNI ("jni-attached", tests/native_programs/stack_bottoms.c), which calls work from
+ * two C functions in turns of 3 ms of CPU time: from one work runs workA, from the other
+ * workB. Prints "ready" once all three run.
  *
  * <p>Arguments: milliseconds of CPU time for each thread (after a second's wait), the library's
  * path.
@@ -17,6 +17,15 @@ public final class StackBottoms {
   static native boolean startAttached(long turnNs, long totalNs);
 
   static native void joinAttached();
+
+  // Called by the attached thread's C functions: viaA tells which one.
+  static void work(long ns, boolean viaA) {
+    if (viaA) {
+      workA(ns);
+    } else {
+      workB(ns);
+    }
+  }
 
   static void workA(long ns) {
     sink = Cpu.mix(sink | 1, ns);
