@@ -1,5 +1,6 @@
 #include "folded_stacks.h"
 
+#include <algorithm>
 #include <sstream>
 
 #include "harness.h"
@@ -21,6 +22,12 @@ std::vector<FoldedStack> foldedStacks(const std::string& path, const std::string
     stacks.push_back(stack);
   }
   return stacks;
+}
+
+std::vector<std::string> aboveBottom(const std::vector<std::string>& frames) {
+  if (frames.empty() || frames.front() != "__clone3") return frames;
+  const auto entry = std::find(frames.begin(), frames.end(), "[stub] call_stub");
+  return entry == frames.end() ? frames : std::vector<std::string>(entry + 1, frames.end());
 }
 
 std::string describe(const FoldedStack& stack) {

@@ -15,6 +15,11 @@ struct FoldedStack {
 // The stacks of the threads `where` selects (a --where expression) in the recording at `path`.
 std::vector<FoldedStack> foldedStacks(const std::string& path, const std::string& where);
 
+// The frames from the outermost Java frame in: without the native frames mixed mode shows below
+// it (__clone3 ... "[stub] call_stub", the outermost call into Java: mixed_mode_below_test.cpp
+// checks them), for the tests of the frames above.
+std::vector<std::string> aboveBottom(const std::vector<std::string>& frames);
+
 // The frames as one line, outermost first, and the sample count: for failure messages.
 std::string describe(const FoldedStack& stack);
 

@@ -12,9 +12,11 @@ namespace {
 
 class MixedModeBetween : public RecordingTest {};
 
-// The main thread's stacks.
+// The main thread's stacks from main in (the frames below are mixed_mode_below_test.cpp's).
 std::vector<FoldedStack> mainThreadStacks(const std::string& path) {
-  return foldedStacks(path, "thread=main or thread=DestroyJavaVM");
+  std::vector<FoldedStack> stacks = foldedStacks(path, "thread=main or thread=DestroyJavaVM");
+  for (FoldedStack& stack : stacks) stack.frames = aboveBottom(stack.frames);
+  return stacks;
 }
 
 const std::string kMain = kWorkloads + "JniCallback.main";
