@@ -15,11 +15,13 @@
 // give no other frames then. Else the full walk runs again. A warm check costs about as many
 // loads as there are frames below (2 a frame), no table lookup.
 //
-// What the check cannot see: the outermost call returned, and a new one made from the same
-// place (a JNI thread calling Java in a loop) gives the same frames: right. Made from
-// elsewhere, the old frames' words would have to survive whole in the new frames' unused
-// stack space (the return address where the new chain parts from the old one is overwritten
-// by the call that parts), which the check then takes for the stack.
+// When the outermost call returns and another begins: made from the same place (a JNI thread
+// calling Java in a loop), it has the same frames below, and the words say so; made from
+// elsewhere, the words differ where the two chains part (the frame both share called another
+// function: a different return address, in the same word when that frame calls with the
+// same stack pointer). The one case the check cannot tell: a later call whose frames left
+// every word the old walk read as it was (stack space reserved and never written) and whose
+// chain parts from the old one at another stack pointer.
 //
 // A walk below that does not end at the thread's first function (the CFI says it has no
 // caller) is kept as "none": a stack shows all of its bottom or none of it, never a guess.
