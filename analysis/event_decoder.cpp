@@ -10,6 +10,7 @@
 #include <unordered_set>
 
 #include "analysis/alloc_estimate.h"
+#include "format/record_decoder.h"
 
 namespace stackscope::analysis {
 
@@ -81,7 +82,9 @@ void EventDecoder::expect(size_t events) {
   prefaulted_ = to;
 }
 
-void EventDecoder::sample(const format::SampleRecord& s) {
+bool EventDecoder::read(format::RecordingReader& reader, const format::ChunkInfo& chunk) { return reader.readChunkTyped(chunk, *this); }
+
+inline void EventDecoder::sample(const format::SampleRecord& s) {
   seen(s.time_ns);
   if (!window_.contains(s.time_ns) || !accept(s.thread)) return;
   const std::optional<EventKind> kind = kindOf(s.kind, own_kind_);

@@ -194,7 +194,7 @@ void decodeEventChunks(const std::string& path, format::RecordingReader& reader,
     EventDecoder decoder(rec, rec.window, rec.events, regions[r], regions[r + 1]);
     for (size_t i = starts[r]; i < starts[r + 1]; ++i) {
       decoder.expect(bound(chunks[i]));
-      from.readChunk(chunks[i], decoder);
+      decoder.read(from, chunks[i]);
     }
     decoded[r] = decoder.take();
     if (r > 0) warnings[r].assign(from.warnings().begin() + static_cast<std::ptrdiff_t>(warned), from.warnings().end());

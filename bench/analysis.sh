@@ -5,7 +5,9 @@
 #      BASELINE=DIR, the same for DIR/stackscope (an earlier build) side by side, as ratios;
 #   2. a one-minute window of a 24-hour recording: bytes read against the file size;
 #   3. navigation depth 1 against depth 5 on the same recording (one pass either way);
-#   4. the same view served from the view cache.
+#   4. the same view served from the view cache;
+#   5. user instructions per event over 2 M samples (perf's counter, or valgrind's where the
+#      machine has no hardware counters), for both builds.
 # Not a test. Usage: [BIN=build/bin] [BASELINE=other/bin] bench/analysis.sh [SAMPLES=50000000] [RUNS=3]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,24 +30,44 @@ measure() {
 
 echo "machine: $(nproc) cores, $(uname -r)"
 "$bin/synth_recording" "$work/big.ssr" "$samples" $((samples / 800)) >/dev/null
+# The baseline reads the same recording as its own writer wrote it (a reader of an older
+# format version refuses a newer file).
+[[ -n "$baseline" ]] && "$baseline/synth_recording" "$work/big-base.ssr" "$samples" $((samples / 800)) >/dev/null
 size=$(stat -c %s "$work/big.ssr")
 echo "recording: $samples samples, $size bytes ($(awk -v s="$size" -v n="$samples" 'BEGIN {printf "%.2f", s / n}') bytes/sample)"
 
 # The methods view end to end (decode + statistic) by one build on one core and on all cores.
-methods_view() {  # NAME STACKSCOPE
+methods_view() {  # NAME STACKSCOPE RECORDING
   local one_w one_c all_w all_c
-  read -r one_w one_c < <(measure taskset -c 0 "$2" report "$work/big.ssr" --no-cache --top 10)
-  read -r all_w all_c < <(measure "$2" report "$work/big.ssr" --no-cache --top 10)
+  read -r one_w one_c < <(measure taskset -c 0 "$2" report "$3" --no-cache --top 10)
+  read -r all_w all_c < <(measure "$2" report "$3" --no-cache --top 10)
   awk -v name="$1" -v n="$samples" -v a="$one_w" -v b="$one_c" -v c="$all_w" -v d="$all_c" -v cores="$(nproc)" 'BEGIN {
     printf "methods view, %s: 1 core %.2f s wall, %.2f s CPU (%.1f M samples/s); %d cores %.2f s wall, %.2f s CPU (%.1f M samples/s wall, %.1f M per CPU second); speed-up %.2f\n",
       name, a, b, n / a / 1e6, cores, c, d, n / c / 1e6, n / d / 1e6, a / c }' >&2
   echo "$one_w $all_w"
 }
-read -r this_one this_all < <(methods_view "this build ($bin)" "$bin/stackscope")
+read -r this_one this_all < <(methods_view "this build ($bin)" "$bin/stackscope" "$work/big.ssr")
 if [[ -n "$baseline" ]]; then
-  read -r base_one base_all < <(methods_view "baseline ($baseline)" "$baseline/stackscope")
+  read -r base_one base_all < <(methods_view "baseline ($baseline)" "$baseline/stackscope" "$work/big-base.ssr")
   awk -v a="$this_one" -v b="$base_one" -v c="$this_all" -v d="$base_all" 'BEGIN {
     printf "this build against the baseline, wall time ratio: 1 core %.2f, all cores %.2f (below 1: faster)\n", a / b, c / d }'
+fi
+
+# User instructions per event, which the machine's load does not change: from perf's counter
+# where the machine has one, else counted by valgrind (callgrind) over a 2 M-sample recording.
+instructions_per_event() {  # STACKSCOPE RECORDING EVENTS
+  local count
+  count=$(perf stat -x, -e instructions:u "$1" report "$2" --no-cache --top 10 2>&1 >/dev/null | awk -F, '/instructions/ && $1 ~ /^[0-9]+$/ {print $1}')
+  if [[ -z "$count" ]] && command -v valgrind >/dev/null; then
+    count=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$1" report "$2" --no-cache --top 10 2>&1 >/dev/null | awk '/Collected :/ {print $NF}')
+  fi
+  [[ -n "$count" ]] && awk -v c="$count" -v n="$3" 'BEGIN {printf "%.0f", c / n}'
+}
+"$bin/synth_recording" "$work/small.ssr" 2000000 2500 >/dev/null
+echo "user instructions per event (2 M samples): this build $(instructions_per_event "$bin/stackscope" "$work/small.ssr" 2000000)"
+if [[ -n "$baseline" ]]; then
+  "$baseline/synth_recording" "$work/small-base.ssr" 2000000 2500 >/dev/null
+  echo "user instructions per event (2 M samples): baseline $(instructions_per_event "$baseline/stackscope" "$work/small-base.ssr" 2000000)"
 fi
 
 read -r d1 c1 < <(measure "$bin/stackscope" report "$work/big.ssr" --no-cache --view 'methods[bench.pkg1.*]/threads')

@@ -49,6 +49,7 @@ std::vector<std::string> featureNames(uint32_t features) {
     const uint32_t feature = 1u << bit;
     names.push_back(feature == format::kFeatureZstdChunks      ? "zstd_chunks"
                     : feature == format::kFeatureStackBranches ? "stack_branches"
+                    : feature == format::kFeatureLaneChecksums ? "lane_checksums"
                                                                : fmt::format("bit_{}", bit));
   }
   return names;

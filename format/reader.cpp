@@ -248,12 +248,12 @@ void RecordingReader::scanChunks() {
   }
 }
 
-bool RecordingReader::readChunk(const ChunkInfo& chunk, RecordVisitor& visitor) {
+const unsigned char* RecordingReader::loadChunk(const ChunkInfo& chunk) {
   // Header and payload in one read: the header carries the payload's checksum.
   payload_.resize(layout::kChunkHeaderSize + chunk.payload_size);
   if (!readAt(chunk.offset, payload_.data(), payload_.size())) {
     warn("chunk at " + at(chunk.offset) + " could not be read; skipped");
-    return false;
+    return nullptr;
   }
   const auto* bytes = reinterpret_cast<const unsigned char*>(payload_.data());
   const unsigned char* payload = bytes + layout::kChunkHeaderSize;
@@ -262,24 +262,24 @@ bool RecordingReader::readChunk(const ChunkInfo& chunk, RecordVisitor& visitor) 
       getFixed<uint32_t>(bytes + layout::kChunkHeaderChecksummed) != fnv1a(bytes, layout::kChunkHeaderChecksummed) ||
       getFixed<uint32_t>(bytes + 8) != chunk.payload_size || getFixed<uint32_t>(bytes + 12) != chunk.raw_size) {
     warn("chunk at " + at(chunk.offset) + " does not match its index entry; skipped");
-    return false;
+    return nullptr;
   }
-  if (getFixed<uint32_t>(bytes + 20) != fnv1a(payload, chunk.payload_size)) {
+  const bool lanes = (header_.features & kFeatureLaneChecksums) != 0;
+  if (getFixed<uint32_t>(bytes + 20) != (lanes ? laneChecksum(payload, chunk.payload_size) : fnv1a(payload, chunk.payload_size))) {
     warn("chunk at " + at(chunk.offset) + " is corrupted (checksum mismatch); skipped");
-    return false;
+    return nullptr;
   }
   if (chunk.raw_size > kMaxRawChunk) {
     warn("chunk at " + at(chunk.offset) + " claims an impossible size; skipped");
-    return false;
+    return nullptr;
   }
   raw_.resize(chunk.raw_size);
   const size_t n = ZSTD_decompressDCtx(static_cast<ZSTD_DCtx*>(zstd_ctx_), raw_.data(), raw_.size(), payload, chunk.payload_size);
   if (ZSTD_isError(n) || n != chunk.raw_size) {
     warn("chunk at " + at(chunk.offset) + " does not decompress; skipped");
-    return false;
+    return nullptr;
   }
-  decodeRecords(chunk, reinterpret_cast<const unsigned char*>(raw_.data()), raw_.size(), visitor);
-  return true;
+  return reinterpret_cast<const unsigned char*>(raw_.data());
 }
 
 void RecordingReader::readMaps(RecordVisitor& visitor) {

@@ -83,6 +83,10 @@ class RecordingReader {
 
   // Decodes one chunk. A corrupted chunk adds a warning and returns false.
   bool readChunk(const ChunkInfo& chunk, RecordVisitor& visitor);
+  // The same, with the records handed to Visitor's own member functions (record_decoder.h):
+  // for a final visitor class, direct calls the compiler can inline.
+  template <typename Visitor>
+  bool readChunkTyped(const ChunkInfo& chunk, Visitor& visitor);
   // Every map chunk, then the event chunks whose time range meets [from_ns, to_ns].
   void read(RecordVisitor& visitor, int64_t from_ns = kBeginning, int64_t to_ns = kEnd);
   // The chunks `read` decodes, in its order, checked against their headers: for a caller
@@ -109,7 +113,10 @@ class RecordingReader {
   void scanChunks();
   bool readAt(uint64_t offset, void* data, size_t size);
   bool parseChunkHeader(uint64_t offset, ChunkInfo& chunk);
-  void decodeRecords(const ChunkInfo& chunk, const unsigned char* data, size_t size, RecordVisitor& visitor);
+  // Reads, checks and decompresses one chunk: its chunk.raw_size bytes, or nullptr (warned).
+  const unsigned char* loadChunk(const ChunkInfo& chunk);
+  template <typename Visitor>
+  void decodeRecords(const ChunkInfo& chunk, const unsigned char* data, size_t size, Visitor& visitor);
   void warn(std::string message);
 
   int fd_ = -1;

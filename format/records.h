@@ -8,8 +8,10 @@
 
 namespace stackscope::format {
 
-inline constexpr uint16_t kFormatVersion = 1;
-inline constexpr uint16_t kOldestReaderVersion = 1;  // oldest reader that can read what we write
+// Version 2: chunk payloads checked by the lane checksum (kFeatureLaneChecksums). This reader
+// reads version 1 files too.
+inline constexpr uint16_t kFormatVersion = 2;
+inline constexpr uint16_t kOldestReaderVersion = 2;  // oldest reader that can read what we write
 
 // Feature bits in the file header. A reader refuses a file with a bit it does not know
 // only when that bit is in kRequiredFeatureMask; other unknown bits are informational.
@@ -18,8 +20,11 @@ enum Feature : uint32_t {
   // Stacks are StackBranch records (7): a reader that skipped them would lose every stack,
   // so the bit is a required one and a reader older than them refuses the file.
   kFeatureStackBranches = 1u << 1,
+  // Chunk payloads are checked by laneChecksum (format/bytes.h), not FNV-1a: a reader that
+  // checked them by FNV-1a would find every chunk corrupted, so the bit is a required one.
+  kFeatureLaneChecksums = 1u << 2,
 };
-inline constexpr uint32_t kKnownRequiredFeatures = kFeatureZstdChunks | kFeatureStackBranches;
+inline constexpr uint32_t kKnownRequiredFeatures = kFeatureZstdChunks | kFeatureStackBranches | kFeatureLaneChecksums;
 inline constexpr uint32_t kRequiredFeatureMask = 0x0000ffffu;
 
 enum class ChunkKind : uint8_t { Map = 1, Event = 2 };

@@ -94,7 +94,7 @@ bool RecordingWriter::writeHeader() {
   std::string header(reinterpret_cast<const char*>(layout::kFileMagic), sizeof(layout::kFileMagic));
   putFixed<uint16_t>(header, kFormatVersion);
   putFixed<uint16_t>(header, kOldestReaderVersion);
-  putFixed<uint32_t>(header, kFeatureZstdChunks | kFeatureStackBranches);
+  putFixed<uint32_t>(header, kFeatureZstdChunks | kFeatureStackBranches | kFeatureLaneChecksums);
   return writeAll(header.data(), header.size());
 }
 
@@ -436,7 +436,7 @@ bool RecordingWriter::writeChunk(ChunkKind kind, PendingChunk& chunk) {
   putFixed<uint32_t>(header, static_cast<uint32_t>(size));
   putFixed<uint32_t>(header, static_cast<uint32_t>(chunk.raw.size()));
   putFixed<uint32_t>(header, chunk.records);
-  putFixed<uint32_t>(header, fnv1a(compressed_.data(), size));
+  putFixed<uint32_t>(header, laneChecksum(compressed_.data(), size));
   putFixed<int64_t>(header, start);
   putFixed<int64_t>(header, end);
   putFixed<uint32_t>(header, fnv1a(header.data(), header.size()));

@@ -1,6 +1,9 @@
 // Damaged input: truncation at every byte, flipped bytes, unknown records, files that are
 // not recordings or too new. The reader must never crash and never lose data silently.
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <optional>
 #include <zstd.h>
 
 #include "format/bytes.h"
@@ -88,11 +91,13 @@ TEST(FormatDamage, FlippedBytesNeverCrashAndLossIsReported) {
 }
 
 // Builds a file by hand holding one event chunk with the given raw records.
-void writeHandmadeFile(const std::string& path, const std::string& raw, uint16_t oldest_reader = kOldestReaderVersion) {
+// The payload's checksum is the one `features` names, unless `payload_sum` overrides it.
+void writeHandmadeFile(const std::string& path, const std::string& raw, uint16_t oldest_reader = kOldestReaderVersion,
+                       uint32_t features = kFeatureZstdChunks, std::optional<uint32_t> payload_sum = std::nullopt) {
   std::string file(reinterpret_cast<const char*>(layout::kFileMagic), 8);
   putFixed<uint16_t>(file, 9);
   putFixed<uint16_t>(file, oldest_reader);
-  putFixed<uint32_t>(file, kFeatureZstdChunks);
+  putFixed<uint32_t>(file, features);
   std::string payload(ZSTD_compressBound(raw.size()), '\0');
   payload.resize(ZSTD_compress(payload.data(), payload.size(), raw.data(), raw.size(), 1));
   std::string header;
@@ -103,7 +108,8 @@ void writeHandmadeFile(const std::string& path, const std::string& raw, uint16_t
   putFixed<uint32_t>(header, static_cast<uint32_t>(payload.size()));
   putFixed<uint32_t>(header, static_cast<uint32_t>(raw.size()));
   putFixed<uint32_t>(header, 3);
-  putFixed<uint32_t>(header, fnv1a(payload.data(), payload.size()));
+  const bool lanes = (features & kFeatureLaneChecksums) != 0;
+  putFixed<uint32_t>(header, payload_sum.value_or(lanes ? laneChecksum(payload.data(), payload.size()) : fnv1a(payload.data(), payload.size())));
   putFixed<int64_t>(header, 0);
   putFixed<int64_t>(header, 100);
   putFixed<uint32_t>(header, fnv1a(header.data(), header.size()));
@@ -139,6 +145,37 @@ TEST(FormatDamage, UnknownRecordTypesAndExtraFieldsAreSkipped) {
   EXPECT_EQ(c.samples[0].weight, 3u);
   EXPECT_EQ(reader.header().version, 9);  // a newer writer that old readers may still read
   std::remove(path.c_str());
+}
+
+// Version 1 files' payloads are checked by FNV-1a, version 2 files' (feature bit 2) by the
+// lane checksum: each file is read with its own, and a payload summed the other way is refused.
+TEST(FormatDamage, ThePayloadChecksumIsTheOneTheFeatureBitsName) {
+  std::string sample;
+  for (uint32_t field : {2u, 1u, 2u, 1u}) putVarint(sample, field);  // time, thread, stack, state
+  std::string raw;
+  putRecord(raw, static_cast<uint32_t>(RecordType::Sample), sample);
+  std::string payload(ZSTD_compressBound(raw.size()), '\0');
+  payload.resize(ZSTD_compress(payload.data(), payload.size(), raw.data(), raw.size(), 1));
+  const uint32_t fnv = fnv1a(payload.data(), payload.size());
+  const uint32_t lanes = laneChecksum(payload.data(), payload.size());
+  ASSERT_NE(fnv, lanes);
+  const uint32_t lane_features = kFeatureZstdChunks | kFeatureLaneChecksums;
+  const struct {
+    uint32_t features, sum;
+    bool read;
+  } cases[] = {{kFeatureZstdChunks, fnv, true}, {kFeatureZstdChunks, lanes, false}, {lane_features, lanes, true}, {lane_features, fnv, false}};
+  for (const auto& c : cases) {
+    const std::string path = tempPath("sums.ssr");
+    writeHandmadeFile(path, raw, kOldestReaderVersion, c.features, c.sum);
+    RecordingReader reader(path);
+    Collector collected;
+    reader.read(collected);
+    EXPECT_EQ(collected.samples.size(), c.read ? 1u : 0u) << "features " << c.features << " sum " << c.sum;
+    const bool mismatch = std::any_of(reader.warnings().begin(), reader.warnings().end(),
+                                      [](const std::string& w) { return w.find("checksum mismatch") != std::string::npos; });
+    EXPECT_EQ(mismatch, !c.read);
+    std::remove(path.c_str());
+  }
 }
 
 // A StackBranch body: id, base, shared, then the frames (outermost first).
