@@ -1,5 +1,7 @@
 #include "agent/lock_trace.h"
 
+#include <string_view>
+
 #include "agent/clocks.h"
 #include "agent/jvmti_stack.h"
 
@@ -40,6 +42,13 @@ jthread LockTrace::exclusiveOwner(JNIEnv* jni, jobject blocker) const {
   return isOwnable(jni, blocker) ? static_cast<jthread>(jni->GetObjectField(blocker, exclusive_owner_)) : nullptr;
 }
 
+format::WaitKind LockTrace::parkKind(JNIEnv* jni, jobject blocker, const std::string* class_name) const {
+  if (!isOwnable(jni, blocker)) return format::WaitKind::Wait;
+  const std::string_view name = class_name ? *class_name : std::string_view();
+  const bool jdk_synchronizer = name.starts_with("java.util.concurrent.") && !name.starts_with("java.util.concurrent.locks.");
+  return jdk_synchronizer ? format::WaitKind::Wait : format::WaitKind::Lock;
+}
+
 void LockTrace::end(JNIEnv* jni, jobject object) {
   jvmtiEnv* jvmti = jvmti_;
   ThreadSlot* slot = currentThreadSlot();
@@ -62,12 +71,14 @@ void LockTrace::end(JNIEnv* jni, jobject object) {
       // The blocker is still set: LockSupport clears it after Unsafe.park returns.
       jthread self = nullptr;
       if (jvmti->GetCurrentThread(&self) == JVMTI_ERROR_NONE) lock = parkBlocker(jni, self);
-      wait.kind = isOwnable(jni, lock) ? format::WaitKind::Lock : format::WaitKind::Wait;
       if (self) jni->DeleteLocalRef(self);
+    }
+    if (lock) wait.class_name = class_names_.nameOf(jni, lock);
+    if (source == WaitSource::Park) {
+      wait.kind = parkKind(jni, lock, wait.class_name);
     } else {
       wait.kind = source == WaitSource::MonitorEnter ? format::WaitKind::Lock : format::WaitKind::Wait;
     }
-    if (lock) wait.class_name = class_names_.nameOf(jni, lock);
     if (lock && lock != object) jni->DeleteLocalRef(lock);
     // The cheaper walk from the thread's last Java frame (jvmti_stack.h) for a park (in the
     // wrapped native) and Object.wait (the frame anchor is its native's). Not for a monitor

@@ -3,8 +3,10 @@
 //   contended monitor enter   JVMTI MonitorContendedEnter/Entered        -> kind Lock
 //   Object.wait               JVMTI MonitorWait/Waited                   -> kind Wait
 //   Unsafe.park               the native wrapped (park_hook.h)           -> Lock when the blocker
-//                             is an AbstractOwnableSynchronizer (ReentrantLock, ReentrantReadWriteLock),
-//                             Wait otherwise (Condition.await, queues, futures, no blocker)
+//                             is a lock (ReentrantLock, ReentrantReadWriteLock: parkKind), Wait
+//                             otherwise (latches, Condition.await, queues, futures, no blocker)
+// A virtual thread's waits keep their start in its own state, not its carrier's slot
+// (virtual_waits.h): its parks do not call Unsafe.park, and JDK 24+ unmounts it off a monitor.
 // each with the waiting thread, its stack, the duration and the class of the lock object.
 //
 // Cheap by construction: a wait's start only stores its time and source in the thread's slot
@@ -75,6 +77,22 @@ class LockTrace {
   jobject parkBlocker(JNIEnv* jni, jthread thread) const;
   bool isOwnable(JNIEnv* jni, jobject blocker) const;
   jthread exclusiveOwner(JNIEnv* jni, jobject blocker) const;  // local reference or null
+
+  // A park's kind: Lock when its blocker is a lock, an AbstractOwnableSynchronizer other than
+  // the JDK's latches and semaphores (java.util.concurrent's own, CountDownLatch$Sync,
+  // Semaphore$*, ThreadPoolExecutor$Worker: the ones outside java.util.concurrent.locks, whose
+  // ReentrantLock and ReentrantReadWriteLock stay locks, as do an application's own); Wait
+  // otherwise (a latch, a Condition, a queue, a future, no blocker). `class_name`: the blocker's.
+  format::WaitKind parkKind(JNIEnv* jni, jobject blocker, const std::string* class_name) const;
+
+  // For the waits of virtual threads (virtual_waits.h), which keep their start in their own
+  // state and make their events as end() does.
+  bool ready() const { return ready_.load(std::memory_order_acquire); }
+  int64_t startNs() const { return start_ns_; }
+  const std::string* classNameOf(JNIEnv* jni, jobject object) { return class_names_.nameOf(jni, object); }
+  bool full() const { return queue_.full(); }
+  void drop() { queue_.drop(); }
+  void push(LockWait&& wait) { queue_.push(std::move(wait)); }
 
   // Writer thread: moves every queued wait into `out` (cleared first).
   void takeAll(std::vector<LockWait>& out) { queue_.takeAll(out); }

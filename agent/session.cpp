@@ -290,9 +290,10 @@ Session* createSession(const Options& asked, const std::string& text, bool start
     if (quiet) delete session;  // no thread, no capture ran on its data; a callback may have
     return nullptr;
   }
-  // JDK 21+: samples of carriers become their virtual threads'. Without it (older JVMs) a
-  // carrier is sampled as itself.
-  enableVirtualThreadEvents(jvmti, &session->tracker);
+  // JDK 21+: samples of carriers become their virtual threads', and the lock trace follows
+  // their waits. Without it (older JVMs) a carrier is sampled as itself.
+  enableVirtualThreadEvents(jvmti, &session->tracker,
+                            (session->options.traces & kTraceLock) ? &session->virtual_waits : nullptr);
   return session;
 }
 

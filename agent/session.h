@@ -34,6 +34,7 @@
 #include "agent/thread_parents.h"
 #include "agent/thread_registry.h"
 #include "agent/thread_tracker.h"
+#include "agent/virtual_waits.h"
 #include "agent/wall_sampler.h"
 #include "agent/writer_thread.h"
 #include "format/writer.h"
@@ -74,6 +75,7 @@ struct Session {
         allocs(start_ns, options),
         locks(env, start_ns, options.lock_threshold_ns),
         lock_owners(env, registry, locks),
+        virtual_waits(env, locks),
         histogram(start_ns, options.histo_interval_ns, options.histo_gcs),
         thread_parents(env, start_ns),
         writer_thread({env, &writer, &ring, &lost, &meta, &registry, &status, &annotations, &options, &code_regions,
@@ -119,6 +121,7 @@ struct Session {
   AllocTrace allocs;  // fed by its callbacks only when the alloc trace is on
   LockTrace locks;
   LockOwners lock_owners;    // the writer thread's, for the lock trace
+  VirtualWaits virtual_waits;  // the lock trace's waits of virtual threads
   ClassHistogram histogram;  // its thread runs only with histo=
   ThreadParents thread_parents;  // whatever the traces: which thread started which
   WriterThread writer_thread;

@@ -3,8 +3,9 @@
 #include <cstdarg>
 #include <cstring>
 
-#include "agent/thread_tracker.h"
 #include "agent/session_gate.h"
+#include "agent/thread_tracker.h"
+#include "agent/virtual_waits.h"
 
 namespace stackscope::agent {
 
@@ -14,6 +15,7 @@ constexpr const char* kMountEvent = "com.sun.hotspot.events.VirtualThreadMount";
 constexpr const char* kUnmountEvent = "com.sun.hotspot.events.VirtualThreadUnmount";
 
 ThreadTracker* g_tracker = nullptr;  // the session's, read under a SessionUse
+VirtualWaits* g_waits = nullptr;     // likewise; null when the lock trace is off
 // The extension events' indices once enabled (-1: not), for disableVirtualThreadEvents.
 jint g_mount_index = -1;
 jint g_unmount_index = -1;
@@ -56,12 +58,21 @@ void JNICALL onMount(jvmtiEnv* jvmti, ...) {
   jthread vthread = va_arg(args, jthread);
   va_end(args);
   SessionUse use;
-  if (use && g_tracker) g_tracker->onVirtualMount(jni, vthread);
+  if (!use || !g_tracker) return;
+  g_tracker->onVirtualMount(jni, vthread);  // first: gives a new virtual thread its id
+  if (g_waits) g_waits->onMount(jni, vthread);
 }
 
-void JNICALL onUnmount(jvmtiEnv*, ...) {
+void JNICALL onUnmount(jvmtiEnv* jvmti, ...) {
+  va_list args;
+  va_start(args, jvmti);
+  va_arg(args, JNIEnv*);
+  jthread vthread = va_arg(args, jthread);
+  va_end(args);
   SessionUse use;
-  if (use && g_tracker) g_tracker->onVirtualUnmount();
+  if (!use || !g_tracker) return;
+  if (g_waits) g_waits->onUnmount(vthread);
+  g_tracker->onVirtualUnmount();
 }
 
 }  // namespace
@@ -73,7 +84,7 @@ void requestVirtualThreadSupport(jvmtiEnv* jvmti, jvmtiCapabilities& caps) {
   setBit(caps, bit);
 }
 
-bool enableVirtualThreadEvents(jvmtiEnv* jvmti, ThreadTracker* tracker) {
+bool enableVirtualThreadEvents(jvmtiEnv* jvmti, ThreadTracker* tracker, VirtualWaits* waits) {
   jvmtiCapabilities have{};
   const int bit = virtualThreadCapabilityBit();
   if (bit < 0 || jvmti->GetCapabilities(&have) != JVMTI_ERROR_NONE || !hasBit(have, bit)) return false;
@@ -98,6 +109,7 @@ bool enableVirtualThreadEvents(jvmtiEnv* jvmti, ThreadTracker* tracker) {
   jvmti->Deallocate(reinterpret_cast<unsigned char*>(events));
   if (mount < 0 || unmount < 0) return false;
   g_tracker = tracker;
+  g_waits = waits;
   g_mount_index = mount;
   g_unmount_index = unmount;
   if (jvmti->SetExtensionEventCallback(mount, reinterpret_cast<jvmtiExtensionEvent>(onMount)) != JVMTI_ERROR_NONE ||
@@ -114,6 +126,7 @@ void disableVirtualThreadEvents(jvmtiEnv* jvmti) {
   }
   g_mount_index = g_unmount_index = -1;
   g_tracker = nullptr;
+  g_waits = nullptr;
 }
 
 }  // namespace stackscope::agent

@@ -13,16 +13,18 @@
 namespace stackscope::agent {
 
 class ThreadTracker;
+class VirtualWaits;
 
 // OnLoad, before AddCapabilities: sets can_support_virtual_threads in `caps` when this JVM
 // offers it (JDK 21+). The headers we build with (JDK 17) do not name that bit: it is the one
 // after can_generate_sampled_object_alloc_events, the order the JVMTI spec fixes.
 void requestVirtualThreadSupport(jvmtiEnv* jvmti, jvmtiCapabilities& caps);
 
-// Enables the mount and unmount events, which then call the tracker. False (and nothing
-// enabled) on a JVM without them or without the capability.
-bool enableVirtualThreadEvents(jvmtiEnv* jvmti, ThreadTracker* tracker);
-// A session's end: the mount events off and the tracker forgotten.
+// Enables the mount and unmount events, which then call the tracker, and `waits` (null: the
+// lock trace is off) after it. False (and nothing enabled) on a JVM without them or without
+// the capability.
+bool enableVirtualThreadEvents(jvmtiEnv* jvmti, ThreadTracker* tracker, VirtualWaits* waits);
+// A session's end: the mount events off and the tracker and waits forgotten.
 void disableVirtualThreadEvents(jvmtiEnv* jvmti);
 
 }  // namespace stackscope::agent
