@@ -165,17 +165,17 @@ ThreadSlot* ThreadTracker::newSlot(JNIEnv* jni, jthread thread, pid_t tid, MetaE
   return slot;
 }
 
-void ThreadTracker::onVirtualMount(JNIEnv* jni, jthread vthread) {
+uintptr_t ThreadTracker::onVirtualMount(JNIEnv* jni, jthread vthread) {
   ThreadSlot* carrier = currentThreadSlot();
-  if (!carrier) return;  // a carrier the agent does not sample (not registered, or too late)
+  if (!carrier) return 0;  // a carrier the agent does not sample (not registered, or too late)
   void* stored = nullptr;
-  uint32_t id = 0;
-  if (jvmti_->GetThreadLocalStorage(vthread, &stored) == JVMTI_ERROR_NONE) {
-    id = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(stored));
-  }
+  if (jvmti_->GetThreadLocalStorage(vthread, &stored) != JVMTI_ERROR_NONE) stored = nullptr;
+  uintptr_t word = reinterpret_cast<uintptr_t>(stored);
+  uint32_t id = static_cast<uint32_t>(word);
   if (id == 0) {
     id = registry_.nextId();
-    jvmti_->SetThreadLocalStorage(vthread, reinterpret_cast<void*>(static_cast<uintptr_t>(id)));
+    word = id;
+    jvmti_->SetThreadLocalStorage(vthread, reinterpret_cast<void*>(word));
     MetaEvent start;
     start.kind = MetaEvent::Kind::ThreadStart;
     start.time_ns = monotonicNs() - start_ns_;
@@ -187,6 +187,7 @@ void ThreadTracker::onVirtualMount(JNIEnv* jni, jthread vthread) {
     meta_.push(std::move(start));
   }
   carrier->mounted_vthread.store(id, std::memory_order_release);
+  return word;
 }
 
 void ThreadTracker::onVirtualUnmount() {

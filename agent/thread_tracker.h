@@ -63,7 +63,9 @@ class ThreadTracker {
 
   // Virtual threads (virtual_threads.h), on the carrier: the mounted thread's id (a new one
   // and its record at its first mount) goes into the carrier's slot, and out again.
-  void onVirtualMount(JNIEnv* jni, jthread vthread);
+  // Returns the virtual thread's JVMTI thread-local storage word as read (its id in the low
+  // 32 bits, virtual_waits.h the rest), 0 when the carrier is not registered.
+  uintptr_t onVirtualMount(JNIEnv* jni, jthread vthread);
   void onVirtualUnmount();
 
   // Queues a new record for the thread if its name changed since it was last read. Cheap

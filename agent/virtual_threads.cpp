@@ -59,8 +59,9 @@ void JNICALL onMount(jvmtiEnv* jvmti, ...) {
   va_end(args);
   SessionUse use;
   if (!use || !g_tracker) return;
-  g_tracker->onVirtualMount(jni, vthread);  // first: gives a new virtual thread its id
-  if (g_waits) g_waits->onMount(jni, vthread);
+  // First: gives a new virtual thread its id, and reads its storage for the waits.
+  const uintptr_t stored = g_tracker->onVirtualMount(jni, vthread);
+  if (g_waits && stored != 0) g_waits->onMount(jni, vthread, stored);
 }
 
 void JNICALL onUnmount(jvmtiEnv* jvmti, ...) {

@@ -28,13 +28,22 @@ int64_t waitedNs(uint64_t state, int64_t now) {
   return static_cast<int64_t>(units << kUnitShift);
 }
 
-uint64_t stateOf(jvmtiEnv* jvmti, jthread vthread) {
+// The state of the virtual thread the calling carrier runs, as last read or written by this
+// carrier: the storage is read at each mount anyway (ThreadTracker::onVirtualMount), so its
+// waits cost one JVMTI call each (a write), not two. Trusted only while its id is the one the
+// carrier's slot says is mounted (a mount before the lock trace began left none).
+thread_local uint64_t t_mounted_state = 0;
+
+uint64_t mountedState(jvmtiEnv* jvmti, jthread vthread, uint32_t mounted_id) {
+  if (idOf(t_mounted_state) == mounted_id) return t_mounted_state;
   void* stored = nullptr;
-  return jvmti->GetThreadLocalStorage(vthread, &stored) == JVMTI_ERROR_NONE ? reinterpret_cast<uintptr_t>(stored) : 0;
+  if (jvmti->GetThreadLocalStorage(vthread, &stored) != JVMTI_ERROR_NONE) stored = nullptr;
+  return t_mounted_state = reinterpret_cast<uintptr_t>(stored);
 }
 
 void setState(jvmtiEnv* jvmti, jthread vthread, uint64_t state) {
   jvmti->SetThreadLocalStorage(vthread, reinterpret_cast<void*>(static_cast<uintptr_t>(state)));
+  t_mounted_state = state;
 }
 
 // The calling carrier's slot when it runs a virtual thread, else null.
@@ -48,17 +57,18 @@ constexpr unsigned bitOf(WaitSource source) { return 1u << static_cast<unsigned>
 }  // namespace
 
 void VirtualWaits::onUnmount(jthread vthread) {
-  ThreadSlot* carrier = currentThreadSlot();
+  ThreadSlot* carrier = mountedCarrier();
   if (!trace_.ready() || !carrier || carrier->excluded.load(std::memory_order_relaxed)) return;
-  const uint64_t state = stateOf(jvmti_, vthread);
+  const uint64_t state = mountedState(jvmti_, vthread, carrier->mounted_vthread.load(std::memory_order_relaxed));
   // A monitor wait under way (JDK 24+ unmounts a virtual thread blocked on a monitor) keeps its start.
   if (idOf(state) == 0 || sourceOf(state) != WaitSource::None) return;
   setState(jvmti_, vthread, withWait(state, WaitSource::Park, monotonicNs()));
 }
 
-void VirtualWaits::onMount(JNIEnv* jni, jthread vthread) {
+void VirtualWaits::onMount(JNIEnv* jni, jthread vthread, uint64_t stored) {
+  t_mounted_state = stored;
   Finished wait;
-  if (!finish(vthread, bitOf(WaitSource::Park), wait)) return;
+  if (!finish(vthread, stored, bitOf(WaitSource::Park), wait)) return;
   const jobject blocker = trace_.parkBlocker(jni, vthread);
   if (!blocker) return;  // a sleep, I/O, a yield or a park without blocker: not told apart
   const std::string* name = trace_.classNameOf(jni, blocker);
@@ -70,29 +80,31 @@ bool VirtualWaits::begin(jthread thread, WaitSource source) {
   ThreadSlot* carrier = mountedCarrier();
   if (!carrier) return false;
   if (!trace_.ready() || carrier->excluded.load(std::memory_order_relaxed)) return true;
-  const uint64_t state = stateOf(jvmti_, thread);
+  const uint64_t state = mountedState(jvmti_, thread, carrier->mounted_vthread.load(std::memory_order_relaxed));
   if (idOf(state) != 0) setState(jvmti_, thread, withWait(state, source, monotonicNs()));
   return true;
 }
 
 bool VirtualWaits::end(JNIEnv* jni, jthread thread, jobject monitor) {
-  if (!mountedCarrier()) return false;
+  ThreadSlot* carrier = mountedCarrier();
+  if (!carrier) return false;
+  const uint64_t state = mountedState(jvmti_, thread, carrier->mounted_vthread.load(std::memory_order_relaxed));
   Finished wait;
-  if (finish(thread, bitOf(WaitSource::MonitorEnter) | bitOf(WaitSource::ObjectWait), wait)) {
+  if (finish(thread, state, bitOf(WaitSource::MonitorEnter) | bitOf(WaitSource::ObjectWait), wait)) {
     const format::WaitKind kind = wait.source == WaitSource::MonitorEnter ? format::WaitKind::Lock : format::WaitKind::Wait;
     keep(thread, wait, kind, trace_.classNameOf(jni, monitor));
   }
   return true;
 }
 
-bool VirtualWaits::finish(jthread vthread, unsigned sources, Finished& out) {
+bool VirtualWaits::finish(jthread vthread, uint64_t state, unsigned sources, Finished& out) {
   if (!trace_.ready()) return false;
-  const uint64_t state = stateOf(jvmti_, vthread);
   if (!(sources & bitOf(sourceOf(state)))) return false;
   const int64_t now = monotonicNs();
   const int64_t waited = waitedNs(state, now);
   setState(jvmti_, vthread, idOf(state));
-  if (waited < trace_.thresholdNs()) return false;
+  // The storage outlives a session: a wait noted by an earlier one is not this one's.
+  if (waited < trace_.thresholdNs() || now - waited < trace_.startNs()) return false;
   out = {idOf(state), sourceOf(state), now - waited, waited};
   return true;
 }

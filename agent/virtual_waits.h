@@ -13,7 +13,9 @@
 //               wait's length is the difference modulo 2^30 units, right for waits shorter
 //               than 19.5 hours (a longer one is taken for its length modulo that).
 // No allocation, no lock, nothing shared: a virtual thread's storage is written only by the
-// thread it runs on, and it runs on one carrier at a time.
+// carrier it runs on, and it runs on one carrier at a time. Each carrier keeps a copy of its
+// mounted virtual thread's word (read at the mount anyway), so a park costs one JVMTI write
+// at its unmount and one at its mount, a monitor wait one at its start and one at its end.
 //
 //   parks: VirtualThreadUnmount notes the start (source Park) unless a monitor wait is under
 //     way already; the next VirtualThreadMount ends it: when it lasted the threshold and the
@@ -45,8 +47,9 @@ class VirtualWaits {
   VirtualWaits(jvmtiEnv* jvmti, LockTrace& trace) : jvmti_(jvmti), trace_(trace) {}
 
   // The mount events (virtual_threads.h), on the carrier: `vthread` is unmounted / mounted.
+  // `stored`: its thread-local storage word, as the tracker read it at the mount.
   void onUnmount(jthread vthread);
-  void onMount(JNIEnv* jni, jthread vthread);
+  void onMount(JNIEnv* jni, jthread vthread, uint64_t stored);
 
   // A monitor wait of the calling thread begins / ends (the monitor callbacks). False when
   // the calling thread is not a mounted virtual thread: the platform path's (LockTrace).
@@ -60,9 +63,9 @@ class VirtualWaits {
     int64_t start_ns = 0;  // monotonic
     int64_t duration_ns = 0;
   };
-  // Ends the wait noted in `vthread`'s state if its source is one of `sources` (bits
+  // Ends the wait noted in `state` (`vthread`'s) if its source is one of `sources` (bits
   // 1 << source): clears it, and true when it lasted the threshold.
-  bool finish(jthread vthread, unsigned sources, Finished& out);
+  bool finish(jthread vthread, uint64_t state, unsigned sources, Finished& out);
   // Queues the wait as an event of `kind` (the calling carrier mounts `vthread`).
   void keep(jthread vthread, const Finished& finished, format::WaitKind kind, const std::string* class_name);
 
