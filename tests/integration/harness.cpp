@@ -100,4 +100,9 @@ void RecordingTest::TearDown() {
   }
 }
 
+void expectWithin(double measured, double truth, double tolerance, const std::string& what) {
+  EXPECT_GE(measured, truth * (1 - tolerance)) << what;
+  EXPECT_LE(measured, truth * (1 + tolerance)) << what;
+}
+
 }  // namespace it

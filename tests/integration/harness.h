@@ -50,6 +50,9 @@ std::string readAll(const std::string& path);
 // The "truth NAME NANOS" lines a workload prints, by name.
 std::map<std::string, double> truth(const std::string& out);
 
+// Expects `measured` within ±tolerance (a fraction) of `truth`; `what` names it in a failure.
+void expectWithin(double measured, double truth, double tolerance, const std::string& what);
+
 // Gives each test its own directory for recordings; kept when the test fails, for a look.
 class RecordingTest : public ::testing::Test {
  protected:

@@ -19,10 +19,6 @@ const std::string kLatch = "java.util.concurrent.CountDownLatch$Sync";
 
 class VirtualLockWaits : public RecordingTest {
  protected:
-  static void expectWithin(double measured, double truth, double tolerance, const std::string& what) {
-    EXPECT_GE(measured, truth * (1 - tolerance)) << what;
-    EXPECT_LE(measured, truth * (1 + tolerance)) << what;
-  }
   // The names of the threads that waited for lock class `cls` (events of `event`).
   static std::vector<std::string> waiters(const std::string& path, const std::string& cls, const std::string& event) {
     const json view = report(path, {"--view", "locks[" + cls + "]/threads", "--event", event, "--top", "0"});
@@ -78,12 +74,11 @@ TEST_F(VirtualLockWaits, VirtualThreadsWaitingForMonitorsAndLocksAreRecorded) {
 
   // Their stacks: in the method that waited.
   const json methods = report(path, {"--event", "lock", "--metric", "time", "--top", "0"});
-  const json* enter_monitor = find(methods, "methods", "method", kWorkload + ".enterMonitor");
-  ASSERT_NE(enter_monitor, nullptr) << methods.dump(1);
-  expectWithin(enter_monitor->at("total").get<double>(), t.at("monitor_ns"), 0.10, "enterMonitor's total");
-  const json* enter_reentrant = find(methods, "methods", "method", kWorkload + ".enterReentrant");
-  ASSERT_NE(enter_reentrant, nullptr) << methods.dump(1);
-  expectWithin(enter_reentrant->at("total").get<double>(), t.at("reentrant_ns"), 0.10, "enterReentrant's total");
+  for (const auto& [method, ns] : {std::pair{".enterMonitor", "monitor_ns"}, std::pair{".enterReentrant", "reentrant_ns"}}) {
+    const json* row = find(methods, "methods", "method", kWorkload + method);
+    ASSERT_NE(row, nullptr) << method << ": " << methods.dump(1);
+    expectWithin(row->at("total").get<double>(), t.at(ns), 0.10, std::string(method) + "'s total");
+  }
 
   // The latch: waits, by the main thread (each await lasts the waiters' four 1 ms holds at
   // least) and by the virtual watchers (the hold and more).
