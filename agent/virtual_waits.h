@@ -12,7 +12,7 @@
 //   bits 34-63  the wait's monotonic start in units of 2^16 ns (65.5 µs), modulo 2^30: a
 //               wait's length is the difference modulo 2^30 units, right for waits shorter
 //               than 19.5 hours (a longer one is taken for its length modulo that).
-// No allocation, no lock, nothing shared: a virtual thread's storage is written only by the
+// No allocation, no lock of the agent's, nothing shared: a virtual thread's storage is written only by the
 // carrier it runs on, and it runs on one carrier at a time. Each carrier keeps a copy of its
 // mounted virtual thread's word (read at the mount anyway), so a park costs one JVMTI write
 // at its unmount and one at its mount, a monitor wait one at its start and one at its end.
