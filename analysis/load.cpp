@@ -1,10 +1,9 @@
 #include "analysis/load.h"
 
 #include <algorithm>
-#include <unordered_map>
 
 #include "analysis/event_decoder.h"
-#include "analysis/native_frame_names.h"
+#include "analysis/map_loader.h"
 #include "analysis/parallel.h"
 #include "common/duration.h"
 #include "format/reader.h"
@@ -19,123 +18,6 @@ namespace {
 // tail). A count a hostile file makes up so costs address space only: pages of the table are
 // mapped as events fill them.
 constexpr size_t kMaxSizedEvents = size_t{1} << 26;
-
-template <typename T>
-decltype(auto) slot(std::vector<T>& table, uint32_t id) {
-  if (table.size() <= id) table.resize(size_t{id} + 1);
-  return table[id];
-}
-
-// Sets each thread's parent from the ThreadParent records, found by its Java id. Links a
-// damaged file could make wrong are left out: an unknown thread or stack, a second parent, a
-// thread its own ancestor.
-constexpr size_t kMaxThreadNesting = 256;
-
-void linkThreadParents(Recording& rec, const std::vector<format::ThreadParentRecord>& parents) {
-  std::unordered_map<int64_t, uint32_t> by_java_id;
-  for (uint32_t t = 1; t < rec.threads.size(); ++t)
-    if (rec.threads[t].defined && !rec.threads[t].is_virtual && rec.threads[t].java_id != 0) by_java_id[rec.threads[t].java_id] = t;
-  for (const format::ThreadParentRecord& p : parents) {
-    const auto child = by_java_id.find(p.child_java_id);
-    if (child == by_java_id.end() || p.thread == 0 || p.thread >= rec.threads.size() || p.thread == child->second) continue;
-    ThreadInfo& info = rec.threads[child->second];
-    if (info.parent != 0) continue;
-    // Refuse a cycle (the child above its parent) and chains deeper than any program starts:
-    // the views that follow them recurse.
-    uint32_t ancestor = p.thread;
-    for (size_t steps = 0; ancestor != 0 && ancestor != child->second && steps < kMaxThreadNesting; ++steps)
-      ancestor = rec.threads[ancestor].parent;
-    if (ancestor != 0) continue;
-    info.parent = p.thread;
-    info.parent_stack = p.stack < rec.stacks.size() ? p.stack : 0;
-    info.started_ns = p.time_ns;
-  }
-}
-
-// The map records (names, stacks, threads, annotations, markers, agent warnings): read
-// first, sequentially, before any event chunk.
-class MapLoader final : public format::RecordVisitor {
- public:
-  explicit MapLoader(Recording& recording) : rec_(recording) {}
-
-  void info(const format::RecordingInfo& info) override {
-    rec_.has_info = true;
-    rec_.info = info;
-  }
-  void string(uint32_t id, std::string_view value) override {
-    if (accept(id)) slot(rec_.strings, id) = value;
-  }
-  void method(const format::MethodRecord& m) override {
-    if (!accept(m.id)) return;
-    slot(rec_.methods, m.id) = {true, m.class_name, m.method_name, m.signature, m.source_file, m.lines, m.code_source};
-    if (m.native_module != 0) native_.push_back({m.id, m.native_module, m.native_build_id, m.native_address});
-  }
-  void stack(const format::StackRecord& s) override {
-    if (!accept(s.id)) return;
-    for (const format::Frame& frame : s.frames) {
-      if (!accept(frame.method)) return;
-      slot(rec_.methods, frame.method);  // so statistics can index methods by any frame's id
-    }
-    slot(rec_.stacks, s.id) = s.frames;
-    slot(rec_.stack_defined, s.id) = true;
-  }
-  void thread(const format::ThreadRecord& t) override {
-    if (!accept(t.id)) return;
-    ThreadInfo& info = slot(rec_.threads, t.id);  // the last record for an id wins
-    info.defined = true;
-    // A renamed thread is written again with the same id (docs/format.md): keep the history.
-    info.takeName(t.name);
-    info.os_tid = t.os_tid;
-    info.java_id = t.java_id;
-    info.is_virtual = t.is_virtual;
-  }
-  void annotation(const format::AnnotationRecord& a) override {
-    if (!accept(a.id)) return;
-    Annotation& fields = slot(rec_.annotations, a.id);
-    std::copy(std::begin(a.fields), std::end(a.fields), fields.begin());
-  }
-  // Every marker, whatever the window: they come with the map data and bound snapshots.
-  void marker(const format::MarkerRecord& m) override { rec_.markers.push_back(m); }
-  void threadParent(const format::ThreadParentRecord& p) override { parents_.push_back(p); }
-  // Map data too: what the agent found wrong holds for every window.
-  void agentWarning(const format::AgentWarningRecord& w) override { agent_warnings_.push_back(agentWarningText(w)); }
-
-  // Completes the model once the reader is done and the events are in.
-  void finish(format::RecordingReader& reader, DecodedEvents& events) {
-    const int64_t last_event = std::max(events.last_event_ns, reader.lastEventTime());
-    rec_.ended = events.ended;
-    rec_.end_ns = events.ended ? events.end_ns : last_event;
-    if (rec_.stacks.empty()) rec_.stacks.resize(1);  // id 0 is the empty stack of samples above
-    if (rec_.stack_defined.empty()) rec_.stack_defined.resize(1);
-    if (rec_.methods.empty()) rec_.methods.resize(1);
-    if (rec_.threads.empty()) rec_.threads.resize(1);
-    if (rec_.annotations.empty()) rec_.annotations.resize(1);
-    nameNativeFrames(rec_, native_);
-    linkThreadParents(rec_, parents_);
-    std::vector<std::string> warnings = agent_warnings_;
-    warnings.insert(warnings.end(), reader.warnings().begin(), reader.warnings().end());
-    warnings.insert(warnings.end(), rec_.warnings.begin(), rec_.warnings.end());  // the other readers'
-    rec_.warnings = std::move(warnings);
-    rec_.file_size = reader.fileSize();
-    rec_.bytes_read += reader.bytesRead();
-    finishEvents(rec_, events);
-    if (const uint64_t rejected = rejected_ids_ + events.rejected_ids)
-      rec_.warnings.push_back(std::to_string(rejected) + " records with implausible ids were ignored");
-  }
-
- private:
-  bool accept(uint32_t id) {
-    if (id < kMaxId) return true;
-    ++rejected_ids_;
-    return false;
-  }
-
-  Recording& rec_;
-  std::vector<format::ThreadParentRecord> parents_;
-  uint64_t rejected_ids_ = 0;
-  std::vector<std::string> agent_warnings_;
-  std::vector<NativeAddress> native_;  // the native frames to name once every string is in
-};
 
 // Catches only the RecordingEnd record.
 class EndFinder final : public format::RecordVisitor {
@@ -228,6 +110,13 @@ Recording loadRecording(const std::string& path, const TimeWindow& window, size_
     if (chunk.kind == format::ChunkKind::Map) reader.readChunk(chunk, maps);
     else event_chunks.push_back(chunk);
   }
+  readEvents(path, reader, recording, maps, event_chunks, threads);
+  return recording;
+}
+
+void readEvents(const std::string& path, format::RecordingReader& reader, Recording& recording, MapLoader& maps,
+                const std::vector<format::ChunkInfo>& event_chunks, size_t threads) {
+  const TimeWindow& window = recording.window;
   DecodedEvents totals;
   decodeEventChunks(path, reader, recording, event_chunks, threads, totals);
   // Whether the recording finished is told by its last event chunk; a window that ends
@@ -240,7 +129,6 @@ Recording loadRecording(const std::string& path, const TimeWindow& window, size_
     mergeEvents(recording, decoder.take(), totals);
   }
   maps.finish(reader, totals);
-  return recording;
 }
 
 Recording loadMapData(const std::string& path) {

@@ -73,4 +73,28 @@ int64_t Recording::viewDurationNs() const {
   return to > from ? to - from : 0;
 }
 
+void Recording::dropEvents() {
+  events.clear();
+  for (std::vector<uint64_t>& column : amounts) column.clear();
+  for (std::vector<uint32_t>& column : labels) column.clear();
+  alloc_intervals.clear();
+  freed_ns.clear();
+  object_tags.clear();
+  frees_unmatched.clear();
+  lock_owners.clear();
+  kinds_seen = 0;
+  histograms.clear();
+  statuses.clear();
+  lost.clear();
+  for (ThreadInfo& thread : threads) {
+    thread.start_ns = ThreadInfo::kUnknownTime;
+    thread.end_ns = ThreadInfo::kUnknownTime;
+    thread.carriers.clear();
+  }
+  ended = false;
+  end_ns = 0;
+  warnings.clear();
+  bytes_read = 0;
+}
+
 }  // namespace stackscope::analysis

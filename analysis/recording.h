@@ -197,6 +197,10 @@ struct Recording {
   // The owner of a lock event's lock (thread 0 = unknown); `event` as for label().
   LockOwner lockOwner(const Event& event) const;
   uint64_t lostTotal() const;
+  // Empties what a window's events make (the events and their columns, statuses, losses, each
+  // thread's start, end and carriers, the warnings, the end) and keeps the map data: for a
+  // model that is read again over the next window as its file grows (followed_recording.h).
+  void dropEvents();
   // Length of the window actually covered: the window clipped to [0, end_ns].
   int64_t viewDurationNs() const;
   // Where the window ends: its end, or the recording's when it goes further. Live objects are

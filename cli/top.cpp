@@ -1,8 +1,10 @@
 // `stackscope top PID|HOST:PORT [--interval 1s] [--window 10s] [--json] [--iterations N]`: a
 // live view of a running agent's recording over its control server (docs/protocol.md). It
 // streams the recording (the `stream` command: the recording's own bytes, into a temporary
-// file) and at every refresh loads the last --window of it with the same loader as `report`,
-// so the hottest methods are the methods view's statistic over that window; the rest comes
+// file) and at every refresh reads what was appended since the last one and the last --window
+// of events with the same loader as `report` (analysis/followed_recording.h: the map data
+// is kept, so a refresh costs the same after an hour as after a minute), so the hottest
+// methods are the methods view's statistic over that window; the rest comes
 // from the status command (losses, the process's memory) and the recording's status reports
 // (heap, GC). The agent writes its chunks at least once a second: the newest second or so is
 // missing from a refresh until the next one. A JVM given by pid with no listening agent gets
@@ -18,7 +20,7 @@
 #include <iostream>
 #include <memory>
 
-#include "analysis/load.h"
+#include "analysis/followed_recording.h"
 #include "analysis/method_stats.h"
 #include "analysis/status_summary.h"
 #include "cli/agent_args.h"
@@ -104,11 +106,16 @@ bool pump(protocol::Client& client, StreamFile& stream, Clock::time_point until,
 }
 
 // One refresh: the methods view of the last `window_ns` of the recording (as report --json
-// writes it), with top's own members added (docs in the command's footer).
-Json refresh(StreamFile& stream, const Json& status, int64_t window_ns, size_t top, int64_t iteration) {
+// writes it), with top's own members added (docs in the command's footer). The stream file
+// is followed from the first refresh that finds it a recording to its restart.
+Json refresh(StreamFile& stream, std::unique_ptr<analysis::FollowedRecording>& followed, const Json& status,
+             int64_t window_ns, size_t top, int64_t iteration) {
   const int64_t now_ns = status.value("uptime_ns", int64_t{0});
   const analysis::TimeWindow window{std::max<int64_t>(0, now_ns - window_ns), analysis::TimeWindow::kOpen};
-  analysis::Recording rec = analysis::loadRecording(stream.flushed(), window);
+  const std::string& path = stream.flushed();
+  if (!followed) followed = std::make_unique<analysis::FollowedRecording>(path);
+  const uint64_t read_before = followed->bytesRead();
+  const analysis::Recording& rec = followed->look(window);
   const analysis::EventScope scope = analysis::ownEvents(rec);
   exporting::ReportOptions options;
   options.file = "(stream)";
@@ -121,6 +128,8 @@ Json refresh(StreamFile& stream, const Json& status, int64_t window_ns, size_t t
   out["iteration"] = iteration;
   out["window_ns"] = window_ns;
   out["covered_ns"] = covered_ns;
+  out["stream_bytes"] = rec.file_size;
+  out["stream_bytes_read"] = rec.bytes_read - read_before;
   out["samples_per_second"] = covered_ns > 0 ? 1e9 * static_cast<double>(stats.totals.samples) / covered_ns : 0.0;
   out["recording"] = status.value("recording", false);
   out["samples_taken"] = status.value("samples", int64_t{0});
@@ -231,6 +240,7 @@ int runTop(const TopArgs& args) {
   protocol::Client& client = jvm.client;
   std::string error;
   StreamFile stream;
+  std::unique_ptr<analysis::FollowedRecording> followed;
   client.setStreamSink([&](std::string_view bytes) { stream.append(bytes); });
   // Asks for the stream of the file being written and waits for its first bytes: a refresh
   // counts from them, with the file's start in its window.
@@ -257,7 +267,7 @@ int runTop(const TopArgs& args) {
       return 2;
     }
     try {
-      const Json view = refresh(stream, status, window_ns, args.top, iteration);
+      const Json view = refresh(stream, followed, status, window_ns, args.top, iteration);
       if (args.json) {
         std::cout << view.dump() << std::endl;  // one object per line: a stream of refreshes
       } else {
@@ -271,6 +281,7 @@ int runTop(const TopArgs& args) {
       // With rotation a stream follows one file: while the agent records, the next is asked
       // for (the window then starts again with it).
       if (status.value("recording", false)) {
+        followed.reset();
         stream.restart();
         openStream();
         continue;
@@ -298,7 +309,9 @@ Command addTopCommand(CLI::App& parent) {
       "samples every 10 ms for the view; at the end it is stopped and detached and its file removed. An agent\n"
       "that listens already (control=..., or a JVM stackscope attach is driving) is watched as it is. --json: each line is the methods view of `report --json` over the window (its header\n"
       "members, methods: [{method, display, self, total, self_pct, total_pct, ...}] hottest first), plus\n"
-      "iteration, window_ns, covered_ns (the part of the window the stream holds yet), samples_per_second\n"
+      "iteration, window_ns, covered_ns (the part of the window the stream holds yet), stream_bytes (the\n"
+      "streamed file's size), stream_bytes_read (what this refresh read of it: what came since the last one and\n"
+      "the window's events), samples_per_second\n"
       "(samples in the window / covered_ns), recording (the agent still records), samples_taken, lost_taken,\n"
       "lost_by_reason_taken (the agent's counts since the recording's start, from status), process_rss_bytes,\n"
       "status_reports (in the window) and, from the last of them, heap_used_bytes, heap_committed_bytes,\n"

@@ -21,7 +21,7 @@ constexpr uint32_t kMaxRawChunk = 256u << 20;  // a larger raw size can only be 
 std::string at(uint64_t offset) { return "offset " + std::to_string(offset); }
 }  // namespace
 
-RecordingReader::RecordingReader(const std::string& path) : path_(path) {
+RecordingReader::RecordingReader(const std::string& path, bool following) : path_(path) {
   // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever; the
   // type check below then refuses it. It changes nothing for a regular file.
   fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -35,7 +35,7 @@ RecordingReader::RecordingReader(const std::string& path) : path_(path) {
   zstd_ctx_ = ZSTD_createDCtx();
   try {
     readHeader();
-    if (!readIndex()) scanChunks();
+    if (!readIndex(following)) scanChunks(layout::kFileHeaderSize, following);
   } catch (...) {
     ::close(fd_);
     ZSTD_freeDCtx(static_cast<ZSTD_DCtx*>(zstd_ctx_));
@@ -98,12 +98,13 @@ bool RecordingReader::parseChunkHeader(uint64_t offset, ChunkInfo& chunk) {
 }
 
 // Checks the trailer and the index's size; the entries are read when needed (readEntry).
-bool RecordingReader::readIndex() {
+bool RecordingReader::readIndex(bool following) {
   const uint64_t min_size = layout::kFileHeaderSize + layout::kTrailerSize;
   unsigned char trailer[layout::kTrailerSize];
   if (file_size_ < min_size || !readAt(file_size_ - layout::kTrailerSize, trailer, sizeof trailer) ||
       std::memcmp(trailer + 8, layout::kTrailerMagic, sizeof layout::kTrailerMagic) != 0) {
-    warn("the recording has no index (it did not finish: was the JVM killed?); chunks were found by scanning");
+    if (!following)
+      warn("the recording has no index (it did not finish: was the JVM killed?); chunks were found by scanning");
     return false;
   }
   const uint64_t index_offset = getFixed<uint64_t>(trailer);
@@ -149,7 +150,8 @@ bool RecordingReader::loadWholeIndex() {
   if (!ok) {
     warn("the chunk index is damaged (bad checksum); chunks were found by scanning");
     indexed_ = false;
-    scanChunks();
+    chunks_.clear();
+    scanChunks(layout::kFileHeaderSize, false);
   } else {
     chunks_ = std::move(chunks);
   }
@@ -220,20 +222,21 @@ int64_t RecordingReader::lastEventTime() {
   return last ? std::max<int64_t>(last->end_ns, 0) : 0;
 }
 
-// Walks chunk headers from the start. A chunk whose header or payload runs past the end of
+// Walks chunk headers from `offset`. A chunk whose header or payload runs past the end of
 // the file is the torn tail of an unfinished recording; a damaged header in the middle is
 // skipped by searching for the next valid chunk header.
-void RecordingReader::scanChunks() {
+void RecordingReader::scanChunks(uint64_t offset, bool following) {
   index_loaded_ = true;
-  chunks_.clear();
-  uint64_t offset = layout::kFileHeaderSize;
   while (offset < file_size_) {
     ChunkInfo chunk;
-    if (parseChunkHeader(offset, chunk) && chunk.payload_size <= file_size_ - offset - layout::kChunkHeaderSize) {
+    const bool parsed = parseChunkHeader(offset, chunk);
+    if (parsed && chunk.payload_size <= file_size_ - offset - layout::kChunkHeaderSize) {
       chunks_.push_back(chunk);
       offset += layout::kChunkHeaderSize + chunk.payload_size;
+      scanned_to_ = offset;
       continue;
     }
+    if (following && (parsed || file_size_ - offset < layout::kChunkHeaderSize)) return;  // the writer's next chunk
     unsigned char magic[4];
     if (readAt(offset, magic, 4) && getFixed<uint32_t>(magic) == layout::kIndexMagic) return;  // damaged index: done
     uint64_t next = offset + 1;
@@ -245,7 +248,17 @@ void RecordingReader::scanChunks() {
     }
     warn("damaged bytes " + at(offset) + " to " + std::to_string(next) + " were skipped");
     offset = next;
+    scanned_to_ = offset;
   }
+}
+
+size_t RecordingReader::followAppended() {
+  struct stat st {};
+  if (indexed_ || ::fstat(fd_, &st) != 0 || static_cast<uint64_t>(st.st_size) <= file_size_) return 0;
+  file_size_ = static_cast<uint64_t>(st.st_size);
+  const size_t before = chunks_.size();
+  scanChunks(std::max<uint64_t>(scanned_to_, layout::kFileHeaderSize), true);
+  return chunks_.size() - before;
 }
 
 const unsigned char* RecordingReader::loadChunk(const ChunkInfo& chunk) {

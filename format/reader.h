@@ -62,8 +62,9 @@ class RecordingReader {
   static constexpr int64_t kEnd = std::numeric_limits<int64_t>::max();
 
   // Throws FormatError when the file cannot be opened, is not a recording, or needs a
-  // newer reader. A missing index or a torn tail only adds warnings.
-  explicit RecordingReader(const std::string& path);
+  // newer reader. A missing index or a torn tail only adds warnings. `following`: the file is
+  // still being written (followAppended): no index and an incomplete last chunk are expected.
+  explicit RecordingReader(const std::string& path, bool following = false);
   ~RecordingReader();
   RecordingReader(const RecordingReader&) = delete;
   RecordingReader& operator=(const RecordingReader&) = delete;
@@ -99,6 +100,11 @@ class RecordingReader {
   // checksum): equal digests mean the same chunks with the same content. Reads every chunk
   // header once, no payload.
   std::string contentFingerprint();
+  // For a file still being written (no index: a recording streamed as it is written): takes
+  // in the chunks written whole since the last look, reading only their headers, and returns
+  // how many came. The writer's next chunk, not all there yet, is left for the next call,
+  // without a warning. A finished (indexed) file does not grow: 0.
+  size_t followAppended();
   // The last event chunk (the one holding RecordingEnd in a finished recording), if any.
   std::optional<ChunkInfo> lastEventChunk();
   // The latest time of any event chunk (0 when there is none).
@@ -106,11 +112,13 @@ class RecordingReader {
 
  private:
   void readHeader();
-  bool readIndex();
+  bool readIndex(bool following);
   bool loadWholeIndex();
   bool readEntry(uint32_t i, ChunkInfo& entry);
   bool matchesHeader(const ChunkInfo& entry);
-  void scanChunks();
+  // From `offset` (a chunk's start) on. Following: a valid header whose payload is not all
+  // there yet ends the scan, as the writer's next chunk.
+  void scanChunks(uint64_t offset, bool following);
   bool readAt(uint64_t offset, void* data, size_t size);
   bool parseChunkHeader(uint64_t offset, ChunkInfo& chunk);
   // Reads, checks and decompresses one chunk: its chunk.raw_size bytes, or nullptr (warned).
@@ -126,6 +134,7 @@ class RecordingReader {
   bool indexed_ = false;
   bool index_loaded_ = false;  // chunks_ holds every chunk (always so after a scan)
   uint64_t index_offset_ = 0;
+  uint64_t scanned_to_ = 0;  // where a scan stopped: the end of the last whole chunk it took
   uint32_t index_count_ = 0;
   uint32_t index_maps_ = 0;
   FileHeader header_;

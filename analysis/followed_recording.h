@@ -1,0 +1,47 @@
+// A recording file followed as it is written (`stackscope top` streams the agent's recording
+// into one): the map data (strings, methods, stacks, threads) is kept from look to look and
+// only the chunks appended since the last look are read into it, so a look costs what is new
+// plus the window's events, however long the file has grown. The model of a window is the
+// one loadRecording (load.h) builds for it, except that native frames of mixed mode keep the
+// names the agent wrote (module+offset): the names found on this machine would take string
+// ids the file's next strings use (map_loader.h).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "analysis/recording.h"
+
+namespace stackscope::format {
+class RecordingReader;
+}
+
+namespace stackscope::analysis {
+
+class MapLoader;
+
+class FollowedRecording {
+ public:
+  // Throws format::FormatError when the file is missing or not (yet) a recording: a file
+  // whose header is not all written yet.
+  explicit FollowedRecording(const std::string& path);
+  ~FollowedRecording();
+  FollowedRecording(const FollowedRecording&) = delete;
+  FollowedRecording& operator=(const FollowedRecording&) = delete;
+
+  // Reads the chunks written whole since the last look (the map ones into the kept model),
+  // then the events of the event chunks that meet `window`: the model of that window, valid
+  // until the next look. Its bytes_read counts every byte read of the file since the first look.
+  const Recording& look(const TimeWindow& window);
+  // Every byte read of the file so far (as the last look's bytes_read, with what opening it read).
+  uint64_t bytesRead() const;
+
+ private:
+  std::string path_;
+  std::unique_ptr<format::RecordingReader> reader_;
+  Recording recording_;
+  std::unique_ptr<MapLoader> maps_;
+  size_t chunks_taken_ = 0;  // of the reader's chunks, those read into the model or set aside
+};
+
+}  // namespace stackscope::analysis
