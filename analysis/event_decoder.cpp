@@ -272,8 +272,11 @@ void mergeEvents(Recording& rec, DecodedEvents&& run, DecodedEvents& totals) {
   rec.statuses.insert(rec.statuses.end(), run.statuses.begin(), run.statuses.end());
   for (const auto& [reason, count] : run.lost) rec.lost[reason] += count;
   if (rec.threads.size() <= run.max_thread) rec.threads.resize(size_t{run.max_thread} + 1);
-  // The last record for a thread wins, as in file order.
-  for (const auto& [thread, time] : run.starts) rec.threads[thread].start_ns = time;
+  // A thread starts at its first start and ends at its last end, in file order: an id that
+  // starts again is the same thread (the launcher's main attaching again as DestroyJavaVM,
+  // agent/thread_tracker.h), as the merge of a rotated recording's parts counts it too.
+  for (const auto& [thread, time] : run.starts)
+    if (rec.threads[thread].start_ns == ThreadInfo::kUnknownTime) rec.threads[thread].start_ns = time;
   for (const auto& [thread, time] : run.ends) rec.threads[thread].end_ns = time;
   for (const auto& [thread, carrier] : run.carriers) {
     std::vector<uint32_t>& carriers = rec.threads[thread].carriers;

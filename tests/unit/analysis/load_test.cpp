@@ -151,5 +151,28 @@ TEST_F(LoadTest, MissingOrForeignFileThrowsFormatError) {
   EXPECT_THROW(loadRecording(path_), format::FormatError);
 }
 
+// The launcher's thread detaches as main once main() returned and attaches again as
+// DestroyJavaVM under the same id (agent/thread_tracker.h): it started with the JVM, not then.
+TEST(LoadThreads, AThreadStartedAgainKeepsItsFirstStartAndItsLastEnd) {
+  testing::TempDir dir;
+  const std::string path = dir.file("main.ssr");
+  {
+    format::RecordingWriter w;
+    ASSERT_TRUE(w.open(path));
+    testing::writeTestInfo(w, "cpu", 1000 * kMs, 4242);
+    w.writeThread({1, "main", 1001, 1});
+    w.writeThreadStart({2 * kMs, 1});
+    w.writeThreadEnd({50 * kMs, 1});
+    w.writeThread({1, "DestroyJavaVM", 1001, 1});
+    w.writeThreadStart({51 * kMs, 1});
+    w.writeThreadEnd({60 * kMs, 1});
+    ASSERT_TRUE(w.finish(60 * kMs));
+  }
+  const Recording r = loadRecording(path);
+  EXPECT_EQ(r.threads[1].name, "main");
+  EXPECT_EQ(r.threads[1].start_ns, 2 * kMs);
+  EXPECT_EQ(r.threads[1].end_ns, 60 * kMs);
+}
+
 }  // namespace
 }  // namespace stackscope::analysis
