@@ -19,8 +19,7 @@ namespace stackscope::cli {
 namespace {
 
 struct ConnectArgs {
-  std::string target;
-  std::string token;
+  ControlTarget control;
   bool json = false;
   std::vector<std::string> words;
 };
@@ -73,15 +72,17 @@ int prompt(protocol::Client& client, const std::string& target, bool json, long 
 int runConnect(const ConnectArgs& args) {
   protocol::Client client;
   protocol::Json hello;
-  std::string error;
-  if (!protocol::connectToAgent(args.target, args.token, client, hello, error)) throw UserError(error);
+  {
+    const InterruptScope interrupt;  // Ctrl-C ends a connect that waits for an answer
+    connectToTarget(args.control, interrupt, client, hello);
+  }
   const long pid = hello.value("pid", 0L);
   if (!args.words.empty()) return runControlCommand(client, args.words, args.json, pid, std::cout);
   if (isatty(STDIN_FILENO)) {
     std::cout << "connected to pid " << hello.value("pid", int64_t{0}) << " (" << hello.value("jvm", std::string())
               << "), protocol " << hello.value("version", int64_t{0}) << "; 'help' lists the commands\n";
   }
-  return prompt(client, args.target, args.json, pid);
+  return prompt(client, args.control.target, args.json, pid);
 }
 
 }  // namespace
@@ -93,7 +94,7 @@ Command addConnectCommand(CLI::App& parent) {
       "Control a running agent (started with control=...): status, start, stop, mark, dump, stream, filter, detach, close.\n"
       "stackscope connect TARGET [--json] [--token T] [COMMAND ARGS...]: with a command, runs it once; without, "
       "an interactive prompt");
-  addControlTargetArgs(cmd, args->target, args->token);
+  addControlTargetArgs(cmd, args->control);
   // The command and its arguments are whatever follows that is not connect's own option.
   cmd->allow_extras();
   cmd->add_flag("--json", args->json, "Print each reply as one JSON object");

@@ -125,10 +125,24 @@ int stream(protocol::Client& client, const std::string& path, int64_t duration_n
 
 }  // namespace
 
-void addControlTargetArgs(CLI::App* cmd, std::string& target, std::string& token) {
-  cmd->add_option("target", target, "The JVM's PID, or the control server's HOST:PORT or unix:PATH")->required();
-  cmd->add_option("--token", token,
+void addControlTargetArgs(CLI::App* cmd, ControlTarget& target) {
+  cmd->add_option("target", target.target, "The JVM's PID, or the control server's HOST:PORT or unix:PATH")->required();
+  cmd->add_option("--token", target.token,
                   "The agent's token (default: from its control file in /tmp, readable by the JVM's user)");
+  cmd->add_option("--connect-timeout", target.connect_timeout,
+                  "How long to wait for the control server to answer the connection (default 5s; Ctrl-C ends the wait)");
+}
+
+void connectToTarget(const ControlTarget& target, const InterruptScope& interrupt, protocol::Client& client,
+                     protocol::Json& hello) {
+  const int64_t timeout_ns = parseDurationOption(target.connect_timeout, "--connect-timeout");
+  if (timeout_ns < 1'000'000 || timeout_ns > int64_t{3600} * 1'000'000'000)
+    throw UserError("--connect-timeout must be between 1ms and 1h");
+  protocol::ConnectLimits limits;
+  limits.timeout_ms = static_cast<int>(timeout_ns / 1'000'000);
+  limits.cancelled = [&interrupt] { return interrupt.interrupted(); };
+  std::string error;
+  if (!protocol::connectToAgent(target.target, target.token, client, hello, error, limits)) throw UserError(error);
 }
 
 const std::vector<std::string>& controlCommandNames() {

@@ -8,13 +8,24 @@
 #include <string>
 #include <vector>
 
+#include "cli/interrupt.h"
 #include "protocol/client.h"
 
 namespace stackscope::cli {
 
-// The TARGET argument (PID, HOST:PORT or unix:PATH) and --token of the commands that talk
-// to an agent's control server (connect, top).
-void addControlTargetArgs(CLI::App* cmd, std::string& target, std::string& token);
+// The TARGET argument (PID, HOST:PORT or unix:PATH), --token and --connect-timeout of the
+// commands that talk to an agent's control server (connect, top).
+struct ControlTarget {
+  std::string target;
+  std::string token;
+  std::string connect_timeout = "5s";
+};
+void addControlTargetArgs(CLI::App* cmd, ControlTarget& target);
+
+// Connects to the target's agent and says hello; a connect that gets no answer within
+// --connect-timeout, or that Ctrl-C (`interrupt`) ends, fails. Throws UserError.
+void connectToTarget(const ControlTarget& target, const InterruptScope& interrupt, protocol::Client& client,
+                     protocol::Json& hello);
 
 // The command words the prompt completes, in the order `help` lists them.
 const std::vector<std::string>& controlCommandNames();

@@ -41,8 +41,7 @@ using protocol::Json;
 using Clock = std::chrono::steady_clock;
 
 struct TopArgs {
-  std::string target;
-  std::string token;
+  ControlTarget control;
   std::string interval = "1s";
   std::string window = "10s";
   size_t top = 10;
@@ -180,11 +179,11 @@ void printText(const Json& view, std::ostream& out) {
 // at the end only the server is closed (driven_jvm.h: a detach would end that recording).
 class LoadedForTop {
  public:
-  LoadedForTop(const std::string& target, const std::string& token, DrivenJvm& jvm) : jvm_(jvm) {
-    std::string error;
+  LoadedForTop(const ControlTarget& control, const InterruptScope& interrupt, DrivenJvm& jvm) : jvm_(jvm) {
+    const std::string& target = control.target;
     const bool by_pid = !target.empty() && target.find_first_not_of("0123456789") == std::string::npos;
-    if (!by_pid || !token.empty()) {
-      if (!protocol::connectToAgent(target, token, jvm.client, jvm.hello, error)) throw UserError(error);
+    if (!by_pid || !control.token.empty()) {
+      connectToTarget(control, interrupt, jvm.client, jvm.hello);
       return;
     }
     connectOrLoadAgent(parsePid(target), kTimeoutMs, jvm);
@@ -193,6 +192,7 @@ class LoadedForTop {
              ("stackscope-top-" + target + "-" + std::to_string(Clock::now().time_since_epoch().count()) + ".ssr"))
                 .string();
     Json reply;
+    std::string error;
     if (!jvm.client.request(Json{{"cmd", "start"}, {"options", agentOptions(AgentArgs{}, file_, "")}}, reply, error, 30'000)) {
       if (reply.is_object() && reply.value("error", std::string()) == protocol::error::kUnavailable) {
         // Recording since the JVM's start: that recording is the one to show.
@@ -236,7 +236,7 @@ int runTop(const TopArgs& args) {
   // for that to finish.
   const InterruptScope interrupt;
   DrivenJvm jvm;
-  const LoadedForTop loaded(args.target, args.token, jvm);
+  const LoadedForTop loaded(args.control, interrupt, jvm);
   protocol::Client& client = jvm.client;
   std::string error;
   StreamFile stream;
@@ -255,7 +255,7 @@ int runTop(const TopArgs& args) {
   };
   openStream();
   if (stream.bytes() == 0 && !interrupt.interrupted()) {
-    throw UserError("the agent records nothing now (start a recording: stackscope connect " + args.target +
+    throw UserError("the agent records nothing now (start a recording: stackscope connect " + args.control.target +
                     " start ...)");
   }
   for (int64_t iteration = 1; args.iterations == 0 || iteration <= args.iterations; ++iteration) {
@@ -298,7 +298,7 @@ int runTop(const TopArgs& args) {
 Command addTopCommand(CLI::App& parent) {
   auto args = std::make_shared<TopArgs>();
   CLI::App* cmd = parent.add_subcommand("top", "Live view of a running agent: hottest methods, rates, losses, GC, heap");
-  addControlTargetArgs(cmd, args->target, args->token);
+  addControlTargetArgs(cmd, args->control);
   cmd->add_option("--interval", args->interval, "Time between refreshes (default 1s)");
   cmd->add_option("--window", args->window, "The hottest methods of this last stretch of the recording (default 10s)");
   cmd->add_option("--top", args->top, "Methods shown (default 10)");

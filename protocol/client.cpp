@@ -21,9 +21,9 @@ void Client::close() {
   fd_ = -1;
 }
 
-bool Client::connect(const Endpoint& endpoint, std::string& error) {
+bool Client::connect(const Endpoint& endpoint, std::string& error, const ConnectLimits& limits) {
   close();
-  fd_ = connectTo(endpoint, error);
+  fd_ = connectTo(endpoint, error, limits);
   decoder_ = FrameDecoder();
   return fd_ >= 0;
 }
@@ -162,7 +162,8 @@ std::string tokenForAddress(const std::string& address) {
 
 }  // namespace
 
-bool connectToAgent(std::string_view target, std::string token, Client& client, Json& hello_reply, std::string& error) {
+bool connectToAgent(std::string_view target, std::string token, Client& client, Json& hello_reply, std::string& error,
+                    const ConnectLimits& limits) {
   Endpoint endpoint;
   if (allDigits(target)) {
     AgentLocation location;
@@ -185,7 +186,7 @@ bool connectToAgent(std::string_view target, std::string token, Client& client, 
       return false;
     }
   }
-  if (!client.connect(endpoint, error)) {
+  if (!client.connect(endpoint, error, limits)) {
     // The files of a JVM killed with -9 outlive it; another process may have its pid since.
     if (allDigits(target)) error += " (the control files of process " + std::string(target) + " may be stale)";
     return false;

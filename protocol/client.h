@@ -23,7 +23,7 @@ class Client {
   Client(const Client&) = delete;
   Client& operator=(const Client&) = delete;
 
-  bool connect(const Endpoint& endpoint, std::string& error);
+  bool connect(const Endpoint& endpoint, std::string& error, const ConnectLimits& limits = {});
   // Sends hello with `token`, offering every version this build speaks; `reply` is the
   // agent's answer (version, pid, jvm, capabilities). False when refused.
   bool hello(const std::string& token, Json& reply, std::string& error);
@@ -49,7 +49,8 @@ class Client {
 
 // `target` is a PID (found through its control files, discovery.h), HOST:PORT or unix:PATH.
 // Without `token`, a PID's token file gives it, and for an address the control files of
-// this machine's JVMs are searched for that address. Connects and says hello.
-bool connectToAgent(std::string_view target, std::string token, Client& client, Json& hello_reply, std::string& error);
+// this machine's JVMs are searched for that address. Connects (within `limits`) and says hello.
+bool connectToAgent(std::string_view target, std::string token, Client& client, Json& hello_reply, std::string& error,
+                    const ConnectLimits& limits = {});
 
 }  // namespace stackscope::protocol

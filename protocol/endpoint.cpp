@@ -1,12 +1,16 @@
 #include "protocol/endpoint.h"
 
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 
 namespace stackscope::protocol {
@@ -63,8 +67,31 @@ std::string localAddressOf(int fd) {
   return std::string(host) + ":" + std::to_string(ntohs(address.sin_port));
 }
 
-int connectTo(const Endpoint& endpoint, std::string& error) {
-  const int fd = socket(endpoint.is_unix ? AF_UNIX : AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+namespace {
+
+// Waits for a non-blocking connect in progress on `fd` to finish: 0, or an errno value;
+// ETIMEDOUT past the limit, ECANCELED when cancelled.
+int awaitConnect(int fd, const ConnectLimits& limits) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(limits.timeout_ms);
+  for (;;) {
+    if (limits.cancelled && limits.cancelled()) return ECANCELED;
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+    if (left <= 0) return ETIMEDOUT;
+    pollfd waiting{fd, POLLOUT, 0};
+    const int ready = poll(&waiting, 1, static_cast<int>(std::min<int64_t>(left, ConnectLimits::kConnectPollMs)));
+    if (ready < 0 && errno != EINTR) return errno;
+    if (ready <= 0) continue;  // a signal (the cancel is asked next) or the slice's end
+    int result = 0;
+    socklen_t size = sizeof result;
+    if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &result, &size) != 0) return errno;
+    return result;
+  }
+}
+
+}  // namespace
+
+int connectTo(const Endpoint& endpoint, std::string& error, const ConnectLimits& limits) {
+  const int fd = socket(endpoint.is_unix ? AF_UNIX : AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
   if (fd < 0) {
     error = std::string("cannot create a socket: ") + std::strerror(errno);
     return -1;
@@ -82,8 +109,16 @@ int connectTo(const Endpoint& endpoint, std::string& error) {
     inet_pton(AF_INET, endpoint.host.c_str(), &address.sin_addr);
     result = connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
   }
-  if (result != 0) {
-    error = "cannot connect to " + endpoint.text() + ": " + std::strerror(errno);
+  // A unix socket whose server's queue is full says EAGAIN at once: a refusal, as a full
+  // TCP queue would be after its retries.
+  int failure = result == 0 ? 0 : errno;
+  if (failure == EINPROGRESS) failure = awaitConnect(fd, limits);
+  if (failure == 0 && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0) failure = errno;
+  if (failure != 0) {
+    error = "cannot connect to " + endpoint.text() + ": ";
+    if (failure == ETIMEDOUT) error += "no answer within " + std::to_string(limits.timeout_ms) + " ms";
+    else if (failure == ECANCELED) error += "interrupted";
+    else error += std::strerror(failure);
     close(fd);
     return -1;
   }

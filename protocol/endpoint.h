@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -23,7 +24,19 @@ bool parseEndpoint(std::string_view text, Endpoint& out, std::string& why);
 // A bound socket's "HOST:PORT", or "" on failure.
 std::string localAddressOf(int fd);
 
-// A connected, blocking stream socket, or -1 with `error` set.
-int connectTo(const Endpoint& endpoint, std::string& error);
+// How long a connect may wait for the other end to answer, and a question asked every
+// kConnectPollMs meanwhile: true ends the wait (Ctrl-C). An address that drops the connection
+// request (a firewall, a server whose queue of connections is full) otherwise holds a
+// blocking connect for the kernel's ~2 minutes of retries.
+struct ConnectLimits {
+  static constexpr int kDefaultTimeoutMs = 5'000;
+  static constexpr int kConnectPollMs = 100;
+  int timeout_ms = kDefaultTimeoutMs;
+  std::function<bool()> cancelled = {};
+};
+
+// A connected, blocking stream socket, or -1 with `error` set: the connect's own error, no
+// answer within the limit, or cancelled.
+int connectTo(const Endpoint& endpoint, std::string& error, const ConnectLimits& limits = {});
 
 }  // namespace stackscope::protocol
