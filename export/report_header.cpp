@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "analysis/gc_stats.h"
 #include "analysis/view.h"
 #include "common/duration.h"
 #include "export/text_format.h"
@@ -83,6 +84,25 @@ std::string liveLine(const analysis::Recording& rec) {
   return "allocated in the window and not freed by its end, " + formatDuration(rec.windowEndNs());
 }
 
+// The collections in the window, for the live view: none means every sampled allocation of
+// the window is live, whatever the program keeps.
+std::string collectionsLine(const analysis::Recording& rec) {
+  const auto seen = analysis::collectionsInWindow(rec);
+  if (!seen) return "unknown (no gc trace and no status report in the window)";
+  if (seen->count == 0 && !seen->at_least)
+    return std::string("none ran in the window (") + seen->source + "): no object could be freed, every sampled allocation counts as live";
+  if (seen->count == 0)
+    return std::string("none between the window's first and last ") + seen->source +
+           ": no object could be freed then, the allocations since count as live";
+  return fmt::format("{}{} in the window ({})", seen->at_least ? "at least " : "", seen->count, seen->source);
+}
+
+Json collectionsJson(const analysis::Recording& rec) {
+  const auto seen = analysis::collectionsInWindow(rec);
+  if (!seen) return {{"count", nullptr}, {"at_least", false}, {"source", nullptr}};
+  return {{"count", seen->count}, {"at_least", seen->at_least}, {"source", seen->source}};
+}
+
 }  // namespace
 
 double jsonPercent(uint64_t part, uint64_t whole) { return std::round(analysis::percent(part, whole) * 1e4) / 1e4; }
@@ -118,7 +138,10 @@ void writeTextHeader(std::ostream& out, const analysis::Recording& rec, const Re
   }
   writeField(out, "Metric", metricLine(options, totals.value));
   if (allocationEvents(options)) writeField(out, "Scaling", scalingLine(rec));
-  if (options.event == analysis::EventKind::Live) writeField(out, "Live", liveLine(rec));
+  if (options.event == analysis::EventKind::Live) {
+    writeField(out, "Live", liveLine(rec));
+    writeField(out, "Collections", collectionsLine(rec));
+  }
   if (rec.lostTotal() > 0 && narrowed(rec, options)) writeField(out, "Lost", lostScopeNote(rec, options));
   for (const std::string& warning : rec.warnings) writeField(out, "Warning", warning);
 }
@@ -167,7 +190,10 @@ Json jsonHeader(const analysis::Recording& rec, const ReportOptions& options, st
   if (allocationEvents(options))
     header["scaling"] = {{"objects", "1/(1-exp(-s/N))"}, {"bytes", "s/(1-exp(-s/N))"}, {"sampling_interval_bytes", rec.alloc_intervals},
                          {"note", scalingLine(rec)}};
-  if (options.event == analysis::EventKind::Live) header["live_at_ns"] = rec.windowEndNs();
+  if (options.event == analysis::EventKind::Live) {
+    header["live_at_ns"] = rec.windowEndNs();
+    header["collections"] = collectionsJson(rec);
+  }
   return header;
 }
 

@@ -6,15 +6,18 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <limits>
 #include <random>
 
 #include "analysis/alloc_estimate.h"
+#include "analysis/gc_stats.h"
 #include "analysis/group_stats.h"
 #include "analysis/load.h"
 #include "analysis/resource_name.h"
 #include "analysis/view.h"
 #include "analysis/where_filter.h"
+#include "cli_runner.h"
 #include "fixture.h"
 #include "format/writer.h"
 
@@ -207,6 +210,68 @@ TEST_F(AllocRecording, ClassesGroupAndSelectTheObjectsClass) {
   // A class pattern that names allocated objects is no unmatched method pattern.
   EXPECT_TRUE(unmatchedMethodPatterns(*parseWhere("class=byte[]"), r).empty());
   EXPECT_EQ(unmatchedMethodPatterns(*parseWhere("class=nothing.Here"), r), std::vector<std::string>{"nothing.Here"});
+}
+
+// The live view says whether any collection ran in its window: with none, every sampled
+// allocation counts as live, whatever the program keeps.
+TEST_F(AllocRecording, FreedObjectsProveACollectionAndNothingTellsNone) {
+  const auto whole = collectionsInWindow(load());  // tags 2 and 4 died: a collection ran
+  ASSERT_TRUE(whole);
+  EXPECT_EQ(whole->count, 1u);
+  EXPECT_TRUE(whole->at_least);
+  EXPECT_FALSE(collectionsInWindow(load({0, 25 * kMs}))) << "no gc trace, no status report, no death";
+}
+
+// Status reports at 10 ms (5 collections since the JVM started), 50 ms (5) and 90 ms (7);
+// with_gc_trace adds the trace's records of the two collections, at 60 and 70 ms.
+void writeCollections(const std::string& path, bool with_gc_trace) {
+  format::RecordingWriter w;
+  ASSERT_TRUE(w.open(path));
+  writeTestInfo(w, with_gc_trace ? "cpu,gc,alloc,live" : "cpu,alloc,live", 40 * kMs, 1);
+  w.writeThread({1, "main", 11, 1});
+  w.writeMethod({1, w.internString("app.Buf"), w.internString("fill"), w.internString("()V"), 0, {}});
+  const format::Frame fill{1, 3};
+  const uint32_t stack = w.internStack(&fill, 1);
+  const uint32_t bytes = w.internString("byte[]");
+  for (int64_t t : {10, 30, 55, 80}) w.writeAlloc({t * kMs, 1, stack, bytes, 1024, 1024, 0, static_cast<uint64_t>(t)});
+  format::StatusRecord status;
+  for (const auto& [t, count] : {std::pair{10, 5}, std::pair{50, 5}, std::pair{90, 7}}) {
+    status.time_ns = t * kMs;
+    status.gc_count = static_cast<uint64_t>(count);
+    w.writeStatus(status);
+  }
+  if (with_gc_trace)
+    for (int64_t t : {60, 70}) w.writeGc({t * kMs, kMs, w.internString("Serial"), w.internString("Allocation Failure")});
+  ASSERT_TRUE(w.finish(100 * kMs));
+}
+
+TEST(LiveCollections, TheGcTraceOrTheStatusReportsTellHowManyCollectionsTheWindowHeld) {
+  TempDir dir;
+  const std::string reports = dir.file("reports.ssr"), traced = dir.file("traced.ssr");
+  writeCollections(reports, false);
+  writeCollections(traced, true);
+  const auto between = collectionsInWindow(loadRecording(reports, {0, 60 * kMs}));
+  ASSERT_TRUE(between);
+  EXPECT_EQ(between->count, 0u);
+  EXPECT_TRUE(between->at_least) << "before the first report nothing is seen";
+  EXPECT_STREQ(between->source, "status reports");
+  EXPECT_EQ(collectionsInWindow(loadRecording(reports))->count, 2u);
+  const auto none = collectionsInWindow(loadRecording(traced, {0, 60 * kMs}));
+  ASSERT_TRUE(none);
+  EXPECT_EQ(none->count, 0u);
+  EXPECT_FALSE(none->at_least);
+  EXPECT_STREQ(none->source, "gc trace");
+  EXPECT_EQ(collectionsInWindow(loadRecording(traced))->count, 2u);
+
+  // What report says: a header line and a member of --json.
+  const CliResult text = runCli("report traced.ssr --event live --to 60ms", dir.path());
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("none ran in the window (gc trace): no object could be freed, every sampled allocation counts as live"),
+            std::string::npos) << text.out;
+  const CliResult json = runCli("report traced.ssr --event live --to 60ms --json", dir.path());
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  const nlohmann::json collections = nlohmann::json::parse(json.out).at("collections");
+  EXPECT_EQ(collections, nlohmann::json({{"count", 0}, {"at_least", false}, {"source", "gc trace"}})) << json.out;
 }
 
 }  // namespace
