@@ -3,6 +3,8 @@
 // and builds the model loadRecording builds for the same window.
 #include <gtest/gtest.h>
 
+#include <memory>
+
 #include "analysis/followed_recording.h"
 #include "analysis/load.h"
 #include "fixture.h"
@@ -53,27 +55,37 @@ size_t chunksFrom(const std::string& path, uint64_t offset) {
 
 uint64_t fileSize(const std::string& path) { return format::RecordingReader(path).fileSize(); }
 
-TEST(FollowedRecording, ALookReadsOnlyTheChunksAppendedSinceTheLastOne) {
+// A file of `seconds` seconds, followed from its first look over all of it.
+class FollowedRecordingTest : public ::testing::Test {
+ protected:
+  FollowedRecording& follow(int seconds) {
+    file.writeSeconds(seconds);
+    followed = std::make_unique<FollowedRecording>(path);
+    followed->look({0, TimeWindow::kOpen});
+    return *followed;
+  }
   testing::TempDir dir;
   const std::string path = dir.file("stream.ssr");
-  GrowingFile file(path);
-  file.writeSeconds(1);
-  FollowedRecording followed(path);
-  followed.look({0, TimeWindow::kOpen});
+  GrowingFile file{path};
+  std::unique_ptr<FollowedRecording> followed;
+};
+
+TEST_F(FollowedRecordingTest, ALookReadsOnlyTheChunksAppendedSinceTheLastOne) {
+  follow(1);
   // After 10 s of history and after 200 s, the same 3 seconds more cost their own bytes: each
   // new chunk's header once as the scan finds it, then header and payload as it is decoded.
   // The window holds only the new seconds, so no older event chunk is read again.
   uint64_t whole_load_read = 0;
   for (const int history : {10, 200}) {
     file.writeSeconds(history - static_cast<int>(file.seconds()));
-    const uint64_t read_before = followed.look({0, 0}).bytes_read;  // takes in the history's chunks
+    const uint64_t read_before = followed->look({0, 0}).bytes_read;  // takes in the history's chunks
     const uint64_t size_before = fileSize(path);
     const int64_t from_ns = file.seconds() * 1000 * kMs;
     file.writeSeconds(3);
     const uint64_t appended = fileSize(path) - size_before;
     const size_t new_chunks = chunksFrom(path, size_before);
     ASSERT_EQ(new_chunks, 6u) << "a map and an event chunk per second";
-    const Recording& rec = followed.look({from_ns, TimeWindow::kOpen});
+    const Recording& rec = followed->look({from_ns, TimeWindow::kOpen});
     EXPECT_EQ(rec.bytes_read - read_before, appended + new_chunks * format::layout::kChunkHeaderSize)
         << "after " << history << " s";
     EXPECT_EQ(rec.events.size(), 300u) << "3 s of samples every 10 ms";
@@ -85,13 +97,8 @@ TEST(FollowedRecording, ALookReadsOnlyTheChunksAppendedSinceTheLastOne) {
   }
 }
 
-TEST(FollowedRecording, BuildsTheModelLoadRecordingBuildsForTheWindow) {
-  testing::TempDir dir;
-  const std::string path = dir.file("stream.ssr");
-  GrowingFile file(path);
-  file.writeSeconds(2);
-  FollowedRecording followed(path);
-  followed.look({0, TimeWindow::kOpen});
+TEST_F(FollowedRecordingTest, BuildsTheModelLoadRecordingBuildsForTheWindow) {
+  FollowedRecording& followed = follow(2);
   file.writeSeconds(5);
   const TimeWindow window{3500 * kMs, TimeWindow::kOpen};
   const Recording& got = followed.look(window);
@@ -108,19 +115,16 @@ TEST(FollowedRecording, BuildsTheModelLoadRecordingBuildsForTheWindow) {
   EXPECT_EQ(got.threads[1].name, "main");
 }
 
-TEST(FollowedRecording, AChunkNotAllWrittenWaitsForTheNextLook) {
-  testing::TempDir dir;
-  const std::string path = dir.file("stream.ssr");
-  GrowingFile file(path);
+TEST_F(FollowedRecordingTest, AChunkNotAllWrittenWaitsForTheNextLook) {
   file.writeSeconds(2);
   const std::string whole = testing::readFile(path);
   const std::string part = dir.file("part.ssr");
   const uint64_t cut = testing::lastChunkOffset(path) + format::layout::kChunkHeaderSize + 3;
   testing::writeFile(part, whole.substr(0, cut));
-  FollowedRecording followed(part);
-  EXPECT_EQ(followed.look({0, TimeWindow::kOpen}).events.size(), 100u) << "the second's event chunk is torn";
+  FollowedRecording part_followed(part);
+  EXPECT_EQ(part_followed.look({0, TimeWindow::kOpen}).events.size(), 100u) << "the second's event chunk is torn";
   testing::writeFile(part, whole);
-  const Recording& rec = followed.look({0, TimeWindow::kOpen});
+  const Recording& rec = part_followed.look({0, TimeWindow::kOpen});
   EXPECT_EQ(rec.events.size(), 200u);
   for (const std::string& warning : rec.warnings) EXPECT_EQ(warning.find("torn"), std::string::npos) << warning;
 }
