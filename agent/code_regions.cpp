@@ -22,11 +22,14 @@ std::string withoutFingerprint(const char* name) {
   return text;
 }
 
-// Code that compiled Java code enters by a Java call, which carries a debug record at its
-// return address: dispatch stubs, adapters, call resolution and inline-cache misses. The rest
-// (StubRoutines' intrinsics, the interpreter's entries) is called as a leaf, without one.
+// Code that compiled Java code enters by a call with a debug record at its return address:
+// dispatch stubs, adapters, call resolution and inline-cache misses, C2's and C1's runtime
+// stubs (a monitor enter's, an allocation's), the uncommon trap, exception and deoptimization
+// blobs. The rest (StubRoutines' intrinsics) is called as a leaf, without one. A name wrongly
+// listed here only keeps the plain walk from the return address.
 bool namesJavaCallEntry(const std::string& name) {
-  for (const char* part : {"vtable stub", "itable stub", "adapter", "resolve", "ic_miss", "wrong_method"}) {
+  for (const char* part : {"vtable stub", "itable stub", "adapter", "resolve", "ic_miss", "wrong_method", "_Java",
+                           "Runtime", "Blob", "blob", "ncommon", "eopt", "xception", "handler"}) {
     if (name.find(part) != std::string::npos) return true;
   }
   return false;

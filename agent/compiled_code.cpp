@@ -250,7 +250,8 @@ void CompiledCode::bindDebugRecords(const VmStructs& vm) {
   immutable_data_ = -1;
   if (pcs_end_ < 0) {  // JDK 23+: the records, then the scopes, in a block of their own
     immutable_data_ = vm.fieldOffset("nmethod", "_immutable_data");
-    pcs_end_ = immutable_data_ < 0 ? -1 : int32Field("_scopes_data_offset");
+    immutable_size_ = int32Field("_immutable_data_size");
+    pcs_end_ = immutable_data_ < 0 || immutable_size_ < 0 ? -1 : int32Field("_scopes_data_offset");
   }
   pc_desc_size_ = vm.typeSize("PcDesc");
   pc_desc_offset_ = vm.fieldOffset("PcDesc", "_pc_offset");
@@ -263,7 +264,7 @@ bool CompiledCode::recordBeforeCall(const CompiledMethodCode& method, uintptr_t 
   if (pcs_begin_ < 0 || method.blob == 0 || ra <= method.code_begin || ra >= method.code_end) return false;
   const uintptr_t blob = method.blob;
   // The fields lie in the nmethod's header, before its code (find() checked the blob).
-  for (const int64_t field : {pcs_begin_, pcs_end_, immutable_data_}) {
+  for (const int64_t field : {pcs_begin_, pcs_end_, immutable_data_, immutable_size_}) {
     if (field >= 0 && blob + static_cast<uint64_t>(field) + 8 > method.code_begin) return false;
   }
   const uintptr_t base = immutable_data_ < 0 ? blob : loadWord(blob + immutable_data_);
@@ -274,6 +275,8 @@ bool CompiledCode::recordBeforeCall(const CompiledMethodCode& method, uintptr_t 
       static_cast<uint64_t>(end_offset - begin_offset) % pc_desc_size_ != 0) {
     return false;
   }
+  // Outside the code cache the block's own size bounds every read.
+  if (immutable_data_ >= 0 && end_offset > load<int32_t>(blob + immutable_size_)) return false;
   const uint64_t count = static_cast<uint64_t>(end_offset - begin_offset) / pc_desc_size_;
   constexpr uint64_t kMaxRecords = 1 << 22;
   if (count < 2 || count > kMaxRecords) return false;

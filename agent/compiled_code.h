@@ -49,8 +49,9 @@ class CompiledCode {
   // names its frame by the first record at or after its return address: the code after the
   // call, or a safepoint poll right at it, which may belong to another inlined method. The stack
   // capture weighs both (stack_capture.cpp). False when no record lies before ra past the
-  // prologue, or when this VM's records cannot be read. Async-signal-safe; from JDK 23 the
-  // records lie outside the code cache: call it only for a frame a walk has shown to be live.
+  // prologue, or when this VM's records cannot be read. Async-signal-safe. From JDK 23 the
+  // records lie outside the code cache, in a block whose recorded size bounds the reads: call
+  // it for a frame AsyncGetCallTrace has just walked (it read the same records).
   bool recordBeforeCall(const CompiledMethodCode& method, uintptr_t ra, uintptr_t& pc) const;
 
  private:
@@ -92,7 +93,7 @@ class CompiledCode {
   // An nmethod's debug records (PcDesc, sorted by pc offset from its code's start, between two
   // sentinels): offsets from the nmethod up to JDK 22; from its immutable data block (a pointer
   // in it) after. Unbound (pcs_begin_ < 0): recordBeforeCall is off.
-  int64_t pcs_begin_ = -1, pcs_end_ = -1, immutable_data_ = -1;
+  int64_t pcs_begin_ = -1, pcs_end_ = -1, immutable_data_ = -1, immutable_size_ = -1;
   uint64_t pc_desc_size_ = 0;
   int64_t pc_desc_offset_ = -1;
 };

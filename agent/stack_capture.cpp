@@ -114,8 +114,10 @@ bool walkFrom(const WalkRegisters& regs, ASGCT_CallTrace& trace, jint depth, con
 // own: the record after it may be the next code's, in an outer method (a digest's stub credited
 // to the handler that inlined the digest, at the line after), and the one before it the
 // arguments' code, in an outer method too (an arraycopy's credited to the method that inlined
-// shift). Both are walked, once the first has shown the frame live, and the walk with more
-// frames is kept: it names the innermost inlined method, the one whose call this is.
+// shift). Both are walked, the second only once the first succeeded, and the walk with more
+// frames is kept: a guess, which holds when the code around the call belongs to outer methods
+// (the cases above, checked by tests); an earlier record of a deeper inlined callee that has
+// already returned would be taken wrongly.
 bool walkFromLeafCall(const WalkRegisters& regs, ASGCT_CallTrace& trace, jint depth, const ucontext_t& context) {
   if (!walkFrom(regs, trace, depth, context)) return false;
   const jint after = trace.num_frames;
