@@ -1,5 +1,7 @@
 #include "analysis/followed_recording.h"
 
+#include <iterator>
+
 #include "analysis/map_loader.h"
 #include "format/reader.h"
 
@@ -14,6 +16,7 @@ FollowedRecording::~FollowedRecording() = default;
 uint64_t FollowedRecording::bytesRead() const { return reader_->bytesRead(); }
 
 const Recording& FollowedRecording::look(const TimeWindow& window) {
+  unnameNativeFrames();
   reader_->followAppended();
   // Map chunks come before the event chunks that refer to them (docs/format.md, invariant
   // 2), and the file is read in order: the map data is complete for every event chunk taken.
@@ -25,7 +28,30 @@ const Recording& FollowedRecording::look(const TimeWindow& window) {
   // One thread: a window of a live view is small, and the decoding threads' readers would read
   // again what this one holds.
   readEvents(path_, *reader_, recording_, *maps_, reader_->eventChunks(window.from_ns, window.to_ns), 1);
+  nameNativeFrames();
   return recording_;
+}
+
+void FollowedRecording::unnameNativeFrames() {
+  for (const WrittenName& written : written_names_) {
+    MethodInfo& method = recording_.methods[written.method];
+    method.method_name = written.method_name;
+    method.source_file = written.source_file;
+  }
+  written_names_.clear();
+  recording_.strings.resize(file_strings_);
+}
+
+void FollowedRecording::nameNativeFrames() {
+  file_strings_ = recording_.strings.size();
+  std::vector<NativeName> fresh = findNativeNames(recording_, maps_->takeNativeFrames());
+  native_names_.insert(native_names_.end(), std::make_move_iterator(fresh.begin()), std::make_move_iterator(fresh.end()));
+  for (const NativeName& name : native_names_) {
+    if (name.method >= recording_.methods.size()) continue;
+    const MethodInfo& method = recording_.methods[name.method];
+    written_names_.push_back({name.method, method.method_name, method.source_file});
+  }
+  applyNativeNames(recording_, native_names_);
 }
 
 }  // namespace stackscope::analysis

@@ -9,7 +9,9 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "analysis/native_frame_names.h"
 #include "analysis/recording.h"
 
 namespace stackscope::format {
@@ -42,6 +44,18 @@ class FollowedRecording {
   Recording recording_;
   std::unique_ptr<MapLoader> maps_;
   size_t chunks_taken_ = 0;  // of the reader's chunks, those read into the model or set aside
+
+  // Native frames' names (mixed mode) take string ids after the file's, which the file's next
+  // strings will take: each look gives them back before reading, then names the frames again
+  // from these, found once per frame.
+  void unnameNativeFrames();
+  void nameNativeFrames();
+  std::vector<NativeName> native_names_;
+  size_t file_strings_ = 0;  // the strings the file defined, before the names
+  struct WrittenName {
+    uint32_t method, method_name, source_file;
+  };
+  std::vector<WrittenName> written_names_;  // what the named methods held before
 };
 
 }  // namespace stackscope::analysis

@@ -44,8 +44,10 @@ void MapLoader::finish(format::RecordingReader& reader, DecodedEvents& events) {
   if (rec_.methods.empty()) rec_.methods.resize(1);
   if (rec_.threads.empty()) rec_.threads.resize(1);
   if (rec_.annotations.empty()) rec_.annotations.resize(1);
-  nameNativeFrames(rec_, native_);
-  native_.clear();  // named: a later finish names only the ones read since
+  if (name_natives_) {
+    nameNativeFrames(rec_, native_);
+    native_.clear();  // named: a later finish names only the ones read since
+  }
   linkThreadParents(rec_, parents_);
   std::vector<std::string> warnings = agent_warnings_;
   warnings.insert(warnings.end(), reader.warnings().begin(), reader.warnings().end());

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "analysis/event_decoder.h"
@@ -18,11 +19,15 @@ namespace stackscope::analysis {
 // first, sequentially, before any event chunk.
 class MapLoader final : public format::RecordVisitor {
  public:
-  // Native frames of mixed mode as written: for a model that grows as it is read, whose string
-  // ids the names found for them would take from the file's next strings.
+  // Native frames of mixed mode named at finish(), or left as written for the caller to name
+  // (takeNativeFrames): a model that grows as it is read gives the names string ids the file's
+  // next strings would take, and must take them back first (followed_recording.h).
   enum class NativeFrames { Named, AsWritten };
   explicit MapLoader(Recording& recording, NativeFrames natives = NativeFrames::Named)
       : rec_(recording), name_natives_(natives == NativeFrames::Named) {}
+
+  // The native frames read since the last call, not named (NativeFrames::AsWritten).
+  std::vector<NativeAddress> takeNativeFrames() { return std::exchange(native_, {}); }
 
   void info(const format::RecordingInfo& info) override {
     rec_.has_info = true;
@@ -34,7 +39,7 @@ class MapLoader final : public format::RecordVisitor {
   void method(const format::MethodRecord& m) override {
     if (!accept(m.id)) return;
     slot(rec_.methods, m.id) = {true, m.class_name, m.method_name, m.signature, m.source_file, m.lines, m.code_source};
-    if (m.native_module != 0 && name_natives_) native_.push_back({m.id, m.native_module, m.native_build_id, m.native_address});
+    if (m.native_module != 0) native_.push_back({m.id, m.native_module, m.native_build_id, m.native_address});
   }
   void stack(const format::StackRecord& s) override {
     if (!accept(s.id)) return;

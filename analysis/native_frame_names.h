@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "analysis/recording.h"
@@ -20,6 +21,18 @@ struct NativeAddress {
   uint64_t address = 0;
 };
 
+// A frame's name and module file, found on this machine.
+struct NativeName {
+  uint32_t method = 0;
+  std::string name;
+  std::string module;
+};
+
+// The names of the frames whose module is found (the recording is only read).
+std::vector<NativeName> findNativeNames(const Recording& recording, const std::vector<NativeAddress>& frames);
+// Gives each method its name and module, as strings appended to the recording's.
+void applyNativeNames(Recording& recording, const std::vector<NativeName>& names);
+// Both.
 void nameNativeFrames(Recording& recording, const std::vector<NativeAddress>& frames);
 
 }  // namespace stackscope::analysis

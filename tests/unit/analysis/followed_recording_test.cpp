@@ -3,6 +3,9 @@
 // and builds the model loadRecording builds for the same window.
 #include <gtest/gtest.h>
 
+#include <dlfcn.h>
+#include <unistd.h>
+
 #include <memory>
 
 #include "analysis/followed_recording.h"
@@ -39,6 +42,19 @@ class GrowingFile {
     }
   }
   int64_t seconds() const { return second_; }
+  // One more second whose samples are on a native frame: `address` of the module `path`.
+  void writeNativeSecond(const std::string& path, uint64_t address) {
+    format::MethodRecord native{kNativeMethod, w_.internString(""), w_.internString("[native]"), 0, 0, {}};
+    native.native_module = w_.internString(path);
+    native.native_address = address;
+    w_.writeMethod(native);
+    const format::Frame frame{kNativeMethod, 0};
+    const uint32_t stack = w_.internStack(&frame, 1);
+    for (int64_t ms = 0; ms < 1000; ms += 10) w_.writeSample({second_ * 1000 * kMs + ms * kMs, 1, stack});
+    ASSERT_TRUE(w_.flush());
+    ++second_;
+  }
+  static constexpr uint32_t kNativeMethod = 100000;
 
  private:
   format::RecordingWriter w_;
@@ -127,6 +143,25 @@ TEST_F(FollowedRecordingTest, AChunkNotAllWrittenWaitsForTheNextLook) {
   const Recording& rec = part_followed.look({0, TimeWindow::kOpen});
   EXPECT_EQ(rec.events.size(), 200u);
   for (const std::string& warning : rec.warnings) EXPECT_EQ(warning.find("torn"), std::string::npos) << warning;
+}
+
+// A native frame (mixed mode) is named in the followed model as the loader names it, at every
+// look, and its name's strings never take the ids of the strings the file writes later (top
+// showed "libc.so.6+0x…" while the names were left out, for that reason).
+TEST_F(FollowedRecordingTest, NamesNativeFramesAtEveryLookAsTheLoaderDoes) {
+  Dl_info info{};
+  ASSERT_TRUE(dladdr(reinterpret_cast<void*>(&getpid), &info) && info.dli_fname && info.dli_fbase);
+  const uint64_t address = reinterpret_cast<uintptr_t>(&getpid) - reinterpret_cast<uintptr_t>(info.dli_fbase);
+  follow(2);
+  file.writeNativeSecond(info.dli_fname, address);
+  const auto name = [](const Recording& rec, uint32_t method) { return rec.strings.at(rec.methods.at(method).method_name); };
+  const std::string expected = name(loadRecording(path), GrowingFile::kNativeMethod);
+  ASSERT_NE(expected, "[native]") << "the loader names it";
+  EXPECT_EQ(name(followed->look({0, TimeWindow::kOpen}), GrowingFile::kNativeMethod), expected);
+  file.writeSeconds(2);  // strings the file defines after the names were given
+  const Recording& later = followed->look({0, TimeWindow::kOpen});
+  EXPECT_EQ(name(later, GrowingFile::kNativeMethod), expected);
+  for (const uint32_t method : {4u, 5u}) EXPECT_EQ(name(later, method), "step" + std::to_string(method - 1));
 }
 
 }  // namespace
