@@ -53,6 +53,10 @@ void WriterThread::drainTraces(JNIEnv* jni, bool last) {
   // Nothing silent: what a trace could not keep is said in the recording and on stderr, at
   // the recording's end, when it is known.
   const int64_t end_ns = monotonicNs() - in_.start_ns;
+  const auto warn = [&](const std::string& warning) {
+    std::fprintf(stderr, "stackscope: warning: %s\n", warning.c_str());
+    in_.writer->writeAgentWarning({end_ns, warning});
+  };
   const uint64_t gc_dropped = in_.gc_trace ? in_.gc_trace->dropped() : 0;
   const uint64_t exceptions_dropped = in_.exceptions ? in_.exceptions->dropped() : 0;
   const uint64_t allocs_dropped = in_.allocs ? in_.allocs->dropped() : 0;
@@ -62,22 +66,16 @@ void WriterThread::drainTraces(JNIEnv* jni, bool last) {
                                     std::pair{allocs_dropped, "sampled allocations"}, std::pair{locks_dropped, "lock waits"},
                                     std::pair{starts_dropped, "thread starts (which thread started which)"}}) {
     if (count == 0) continue;
-    const std::string warning = std::to_string(count) + " " + what + " were not recorded: the writer fell behind";
-    std::fprintf(stderr, "stackscope: warning: %s\n", warning.c_str());
-    in_.writer->writeAgentWarning({end_ns, warning});
+    warn(std::to_string(count) + " " + what + " were not recorded: the writer fell behind");
   }
   // The owners view counts only the waits that had a look: say how many had none for budget.
   if (in_.lock_owners && in_.lock_owners->skipped() != 0) {
-    const std::string warning = std::to_string(in_.lock_owners->skipped()) +
-                                " lock waits have no owner: the owner looks (" + std::to_string(LockOwners::kLooksPerSecond) +
-                                " a second, " + std::to_string(LockOwners::kLooksAtOnce) + " at once) were spent";
-    std::fprintf(stderr, "stackscope: warning: %s\n", warning.c_str());
-    in_.writer->writeAgentWarning({end_ns, warning});
+    warn(std::to_string(in_.lock_owners->skipped()) + " lock waits have no owner: the owner looks (" +
+         std::to_string(LockOwners::kLooksPerSecond) + " a second, " + std::to_string(LockOwners::kLooksAtOnce) +
+         " at once) were spent");
   }
   if (in_.exceptions && in_.exceptions->blind()) {
-    const std::string warning = "the exception trace saw nothing: Throwable.fillInStackTrace was not bound through the agent";
-    std::fprintf(stderr, "stackscope: warning: %s\n", warning.c_str());
-    in_.writer->writeAgentWarning({end_ns, warning});
+    warn("the exception trace saw nothing: Throwable.fillInStackTrace was not bound through the agent");
   }
   // A death not recorded leaves its object live for ever in the live view: say how many.
   const uint64_t frees_dropped = in_.allocs ? in_.allocs->freesDropped() : 0;
@@ -85,9 +83,7 @@ void WriterThread::drainTraces(JNIEnv* jni, bool last) {
   for (const auto& [count, what] : {std::pair{frees_dropped, " sampled objects died unrecorded (the writer fell behind): they count as live"},
                                     std::pair{untagged, " sampled objects could not be tagged: they do not count as live"}}) {
     if (count == 0) continue;
-    const std::string warning = std::to_string(count) + what;
-    std::fprintf(stderr, "stackscope: warning: %s\n", warning.c_str());
-    in_.writer->writeAgentWarning({end_ns, warning});
+    warn(std::to_string(count) + what);
   }
 }
 
