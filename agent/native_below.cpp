@@ -4,9 +4,9 @@
 
 namespace stackscope::agent {
 
-bool belowStillHolds(const NativeFramesBelow& below, const void* outermost_method, uintptr_t interrupted_sp,
+bool belowStillHolds(const NativeFramesBelow& below, const native::UnwindModules* modules, uintptr_t interrupted_sp,
                      const StackBounds& stack) {
-  if (below.entry_fp == 0 || below.outermost_method != outermost_method) return false;
+  if (below.entry_fp == 0 || below.modules != modules) return false;
   for (int32_t i = 0; i < below.words; ++i) {
     const StackWord& word = below.read[i];
     if (!usedStackWord(word.address, interrupted_sp, stack) ||
@@ -17,11 +17,32 @@ bool belowStillHolds(const NativeFramesBelow& below, const void* outermost_metho
   return true;
 }
 
-void walkBelow(NativeFramesBelow& below, uintptr_t entry_fp, const void* outermost_method, uintptr_t interrupted_sp,
-               const StackBounds& stack, const JavaFrameLayout& layout, const native::UnwindModules* modules) {
+const BottomCall* endsAtBottomFrame(const NativeFramesBelow& below, const RawFrame* list, int32_t count) {
+  for (int32_t i = 0; i < below.calls; ++i) {
+    const BottomCall& call = below.bottom[i];
+    if (count >= call.entries &&
+        std::equal(call.frames, call.frames + call.entries, list + count - call.entries, sameFrame)) {
+      return &call;
+    }
+  }
+  return nullptr;
+}
+
+void keepBottomFrame(NativeFramesBelow& below, const RawFrame* list, int32_t count) {
+  BottomCall& call = below.bottom[below.next_call];
+  call.entries = std::min(count, kMaxBottomEntries);
+  std::copy(list + count - call.entries, list + count, call.frames);
+  below.next_call = (below.next_call + 1) % kMaxBottomCalls;
+  below.calls = std::min(below.calls + 1, kMaxBottomCalls);
+}
+
+void walkBelow(NativeFramesBelow& below, uintptr_t entry_fp, uintptr_t interrupted_sp, const StackBounds& stack,
+               const JavaFrameLayout& layout, const native::UnwindModules* modules) {
   below.entry_fp = 0;
   below.count = 0;
   below.words = 0;
+  below.calls = 0;
+  below.next_call = 0;
   bool overflow = false;
   // Every word the walks read (each allowed by usedStackWord first), for belowStillHolds.
   const auto read = [&below, &overflow](uintptr_t address) {
@@ -44,13 +65,19 @@ void walkBelow(NativeFramesBelow& below, uintptr_t entry_fp, const void* outermo
   }
   if (overflow) return;
   below.count = std::max(count, 0);
-  below.outermost_method = outermost_method;
+  below.modules = modules;
   below.entry_fp = entry_fp;
 }
 
-int32_t framesBelow(const NativeFramesBelow& below, const RawFrame* entry_frame, RawFrame* out, int32_t room) {
+int32_t framesBelow(const NativeFramesBelow& below, const RawFrame* list, int32_t count, const RawFrame* entry_frame,
+                    RawFrame* out, int32_t room) {
   const int32_t total = below.count + (entry_frame ? 1 : 0);
   if (below.entry_fp == 0 || below.count == 0 || total > room) return 0;
+  const BottomCall* bottom = endsAtBottomFrame(below, list, count);
+  if (!bottom) return 0;
+  const RawFrame& call = bottom->frames[bottom->entries - 1];
+  const auto same_call = [&call](const RawFrame& frame) { return sameFrame(frame, call); };
+  if (std::any_of(list, list + count - bottom->entries, same_call)) return 0;
   int32_t at = 0;
   if (entry_frame) out[at++] = *entry_frame;
   // Return addresses: one byte back is inside the call, in the calling function.

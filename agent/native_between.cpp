@@ -63,12 +63,8 @@ bool findRegions(const BetweenInput& input, Regions& out, RegionsFound& found) {
   return false;  // more regions than kept here
 }
 
-// Frame by frame: the padding inside a RawFrame is whatever the slot held before.
 bool sameFrames(const RawFrame* a, const RawFrame* b, int32_t count) {
-  for (int32_t i = 0; i < count; ++i) {
-    if (a[i].bci != b[i].bci || a[i].method != b[i].method) return false;
-  }
-  return true;
+  return std::equal(a, a + count, b, sameFrame);
 }
 
 // Moves each region's Java frames right to make room for the native frames below it, from the

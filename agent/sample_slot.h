@@ -13,11 +13,14 @@ namespace stackscope::agent {
 inline constexpr int kMaxFrames = 512;
 
 // Same layout as AsyncGetCallTrace's frame {jint lineno; jmethodID method_id;} so the stack
-// walk writes straight into the slot (stack_capture.cpp checks this with static_asserts).
+// walk writes straight into the slot (java_stack_walk.cpp checks this with static_asserts).
 struct RawFrame {
   int32_t bci;         // AsyncGetCallTrace puts the bytecode index here for Java frames
   const void* method;  // jmethodID
 };
+
+// Field by field: the padding inside a RawFrame is whatever the slot held before.
+inline bool sameFrame(const RawFrame& a, const RawFrame& b) { return a.bci == b.bci && a.method == b.method; }
 
 // A frame the stack capture adds for generated code that is not a Java method (a stub,
 // code_regions.h): its `method` holds the region's index + 1 instead of a jmethodID.

@@ -2,9 +2,13 @@
 // the launcher's main thread shows JavaMain and the thread's start under main, a thread Java
 // started shows thread_native_entry under Thread.run, and a thread a C library attached
 // through JNI shows the C function that called Java, never the one of an earlier call. In a
-// recording made from the start and after an attach.
+// recording made from the start and after an attach. A thread whose outermost Java method
+// calls itself again from the call its bottom frame is in shows none (a walk that ended early
+// at an upper frame of it could not be told apart); a thread whose caller's unwinding tables
+// the agent reads only after its call into Java began shows them once they are read.
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -156,6 +160,71 @@ TEST_F(MixedModeBelow, ThreadsRunningBeforeAnAttachShowThemToo) {
                                60s);
   ASSERT_EQ(attached.exit_code, 0) << attached.err;
   expectBottoms(path);
+}
+
+// Truth by construction (tests/java RecursiveRun): "recursive" runs Cpu.burn under 20 frames
+// of its run method, 19 of them at the one call where run calls itself, the outermost one
+// among them; "flat" the same under its run once and 19 frames of another method. The list
+// of Java frames alone cannot tell a walk that reached the outermost frame from one that
+// ended early at another frame at that same call, so "recursive" must show nothing below its
+// Java frames, and never fewer than its 20 frames of run; "flat" shows its bottom (at least
+// 90 % of its samples, as above).
+TEST_F(MixedModeBelow, AnOutermostCallThatRecursShowsNothingBelowAndOtherRecursionDoes) {
+  const std::string path = file("recursive.ssr");
+  ProcessResult rec = record({"-e", "cpu", "-i", "2ms"}, path, "RecursiveRun", {"1200"});
+  ASSERT_EQ(rec.exit_code, 0) << rec.err;
+  const std::string recursive_run = kWorkloads + "RecursiveRun$Recursive.run";
+  double samples = 0, with_bottom = 0, cut = 0;
+  std::string others;
+  for (const FoldedStack& stack : foldedStacks(path, "thread=recursive")) {
+    if (!contains(stack, kWorkloads + "Cpu.burn")) continue;
+    samples += stack.samples;
+    if (!isJavaFrame(stack.frames.front())) {
+      with_bottom += stack.samples;
+      others += describe(stack);
+    }
+    if (std::count(stack.frames.begin(), stack.frames.end(), recursive_run) != 20) {
+      cut += stack.samples;
+      others += "CUT " + describe(stack);
+    }
+  }
+  ASSERT_GT(samples, 50) << "too few samples to judge";
+  EXPECT_EQ(with_bottom, 0) << others.substr(0, 6000);
+  EXPECT_EQ(cut, 0) << others.substr(0, 6000);
+  const Tally flat = tally(path, "flat", kWorkloads + "Cpu.burn", {"thread_native_entry", "thread_entry"},
+                           kWorkloads + "RecursiveRun$Flat.run");
+  ASSERT_GT(flat.samples, 50) << "too few samples to judge";
+  EXPECT_GE(flat.right / flat.samples, 0.90) << flat.right << " of " << flat.samples << "; the others:\n"
+                                             << flat.others.substr(0, 6000);
+}
+
+// Truth by construction (tests/native_programs/late_tables.c): the attached thread calls
+// LateTables.work, which runs early then late (1.5 s of CPU each), once, from
+// late_tables_call_java, in a library it loaded with dlopen just before; no JNI method of that
+// library is bound, so the agent reads its unwinding tables at its writer's next look (within
+// 20 ms), and without them the walk below stops at that function (no frame pointer). The
+// thread's first samples mostly come before: its first walk below fails and is kept, with the
+// words it read, which hold for the whole call. The tables published since must make the
+// thread walk again: late's samples show late_tables_call_java <- late_tables_thread_main <-
+// start_thread <- __clone3 (at least 90 %, as above). Whether the first walk did fail is not
+// seen from here (the test can only fail when it did: in most runs).
+TEST_F(MixedModeBelow, AThreadGainsItsBottomWhenItsCallersTablesArrive) {
+  const std::string path = file("late-tables.ssr");
+  ProcessResult rec = record({"-e", "cpu", "-i", "2ms"}, path, "LateTables",
+                             {LATE_TABLES_LIBRARY, LATE_TABLES_CALLER_LIBRARY, "1500", "1500"});
+  ASSERT_EQ(rec.exit_code, 0) << rec.err;
+  const Tally late = tally(path, "late-tables", kWorkloads + "LateTables.late",
+                           {"late_tables_thread_main", "late_tables_call_java", "jni_CallStaticVoidMethod"},
+                           kWorkloads + "LateTables.work");
+  ASSERT_GT(late.samples, 50) << "too few samples to judge";
+  EXPECT_GE(late.right / late.samples, 0.90) << late.right << " of " << late.samples << "; the others:\n"
+                                             << late.others.substr(0, 6000);
+  // For the reader: early's samples without the bottom say the tables came after its first.
+  const Tally early = tally(path, "late-tables", kWorkloads + "LateTables.early",
+                            {"late_tables_thread_main", "late_tables_call_java", "jni_CallStaticVoidMethod"},
+                            kWorkloads + "LateTables.work");
+  std::printf("early: %.0f of %.0f samples without the bottom; late: %.0f of %.0f with it\n",
+              early.samples - early.right, early.samples, late.right, late.samples);
 }
 
 }  // namespace
