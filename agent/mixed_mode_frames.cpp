@@ -15,10 +15,6 @@
 namespace stackscope::agent {
 
 #if defined(__x86_64__)
-// Mixed mode: the native frames the thread was interrupted in (JVM runtime, JNI libraries,
-// libc), innermost first, up to the first frame in the code cache, or for a thread with no
-// Java frame (the JVM's own) down to its first function (clone3) when the chain holds. 0 when the pc is in Java
-// code, or the thread's stack is not known yet.
 jint walkNative(ThreadSlot& thread, RawFrame* frames, jint depth, void* ucontext) {
   const CompiledCode* code = boundCompiledCode();
   const WalkRegisters regs = registersOf(*static_cast<const ucontext_t*>(ucontext));
@@ -97,12 +93,9 @@ jint framesBelowRegions(ThreadSlot& thread, const RegionsFound& found, const Ent
 
 }  // namespace
 
-// Mixed mode: frames[native, native + java) are the Java frames; the native frames between
-// Java regions (native_between.h) and below the outermost Java frame (native_below.h) are
-// put in. The new number of frames after `native`. A thread whose active handle block is the
-// one of its single-region stack has one region still (entry_frames.h): one load, and the
-// check of the frames below that it kept, with no walk. A list that filled the slot may have
-// been cut: it has nothing below.
+// A thread whose active handle block is the one of its single-region stack has one region
+// still (entry_frames.h): one load, and the check of the frames below that it kept, with no
+// walk. A list that filled the slot may have been cut: it has nothing below.
 jint withNativeFramesAround(ThreadSlot& thread, JNIEnv* env, RawFrame* frames, jint native, jint java, void* ucontext) {
   const EntryFrames* entry = boundEntryFrames();
   const VmThreadAnchor* anchor = boundVmThreadAnchor();
@@ -141,8 +134,6 @@ jint withNativeFramesAround(ThreadSlot& thread, JNIEnv* env, RawFrame* frames, j
                                     walk_again, walk);
 }
 
-// Mixed mode, cpu mode where the kernel allows it: the kernel functions the thread was in
-// (a system call, a page fault), innermost first, from its timer's sample (cpu_sampler.h).
 jint kernelFrames(ThreadSlot& thread, RawFrame* frames) {
   constexpr int kMaxKernelFrames = 64;
   uintptr_t pcs[kMaxKernelFrames];
