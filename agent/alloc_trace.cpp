@@ -1,5 +1,6 @@
 #include "agent/alloc_trace.h"
 
+#include "agent/calling_thread.h"
 #include "agent/clocks.h"
 #include "agent/java_names.h"
 #include "agent/thread_registry.h"
@@ -37,7 +38,7 @@ bool AllocTrace::wanted(const std::string& class_name) const {
 }
 
 void AllocTrace::onSampledAlloc(jvmtiEnv* jvmti, JNIEnv*, jobject object, jclass klass, jlong size) {
-  const ThreadSlot* slot = currentThreadSlot();
+  const ThreadSlot* slot = callingThreadSlot();
   // A thread the collection-time filter leaves out pays nothing more.
   if (slot && slot->excluded.load(std::memory_order_relaxed)) return;
   SampledAllocation sampled;

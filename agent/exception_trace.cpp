@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "agent/calling_thread.h"
 #include "agent/clocks.h"
 #include "agent/jvmti_stack.h"
 #include "agent/thread_registry.h"
@@ -18,7 +19,7 @@ ExceptionTrace::ExceptionTrace(jvmtiEnv* jvmti, int64_t start_ns, bool created, 
       class_names_(jvmti) {}
 
 bool ExceptionTrace::start(JNIEnv* jni, ThrownException& event) {
-  const ThreadSlot* slot = currentThreadSlot();
+  const ThreadSlot* slot = callingThreadSlot();
   // A thread the collection-time filter leaves out pays nothing more.
   if (slot && slot->excluded.load(std::memory_order_relaxed)) return false;
   if (!slot) {

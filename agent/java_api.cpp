@@ -1,14 +1,12 @@
 #include "agent/java_api.h"
 
-#include <sys/syscall.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstring>
 #include <string>
 
+#include "agent/calling_thread.h"
 #include "agent/clocks.h"
 #include "agent/cpu_sampler.h"
 #include "agent/remembered_annotations.h"
@@ -42,18 +40,6 @@ bool readText(JNIEnv* jni, jstring text, std::string& out) {
   out.clear();
   appendUtf8FromUtf16(units, static_cast<size_t>(count), kMaxAnnotationValueBytes, out);
   return true;
-}
-
-// The calling thread's slot: its own, or for a thread that ran before the agent (an attach),
-// the one the session adopted it with (cpu mode) or registered it with as foreign (wall
-// mode): the API's calls are how its annotations reach the filter.
-ThreadSlot* callingThreadSlot() {
-  ThreadSlot* slot = currentThreadSlot();
-  if (slot) return slot;
-  const auto tid = static_cast<pid_t>(syscall(SYS_gettid));
-  if (g_api.by_tid) slot = g_api.by_tid->find(tid);
-  if (!slot) slot = g_api.registry->foreignSlotOf(tid);
-  return slot;
 }
 
 void pushMarker(JNIEnv* jni, jstring name, format::MarkerKind kind) {

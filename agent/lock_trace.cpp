@@ -2,6 +2,7 @@
 
 #include <string_view>
 
+#include "agent/calling_thread.h"
 #include "agent/clocks.h"
 #include "agent/jvmti_stack.h"
 
@@ -23,7 +24,7 @@ bool LockTrace::init(JNIEnv* jni) {
 
 void LockTrace::begin(WaitSource source) {
   if (!ready_.load(std::memory_order_acquire)) return;
-  ThreadSlot* slot = currentThreadSlot();
+  ThreadSlot* slot = callingThreadSlot();
   // Unknown threads (the agent's own) and those the collection-time filter leaves out pay nothing more.
   if (!slot || slot->excluded.load(std::memory_order_relaxed)) return;
   slot->wait_source.store(static_cast<uint8_t>(source), std::memory_order_relaxed);
@@ -51,7 +52,7 @@ format::WaitKind LockTrace::parkKind(JNIEnv* jni, jobject blocker, const std::st
 
 void LockTrace::end(JNIEnv* jni, jobject object) {
   jvmtiEnv* jvmti = jvmti_;
-  ThreadSlot* slot = currentThreadSlot();
+  ThreadSlot* slot = callingThreadSlot();
   if (!slot) return;
   const int64_t start = slot->wait_start_ns.load(std::memory_order_relaxed);
   if (start == 0) return;  // began before the trace, or by a thread the filter left out

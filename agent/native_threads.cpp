@@ -174,6 +174,14 @@ void NativeThreads::fillLocked(Entry &entry, ThreadSlot *slot, bool adopted) {
 
 void NativeThreads::adopt(ThreadSlot *slot) {
   std::lock_guard<std::mutex> lock(mutex_);
+  // A scan that ran between the writer thread's start and this adoption took the
+  // Java thread for one of the JVM's own ("jvm:" and its OS name, which a pool's
+  // threads share when cut to 15 bytes): the adoption wins, else find() would
+  // keep answering with that slot.
+  for (uint32_t i = 0; i < kCapacity && !closed_; ++i) {
+    if (!entries_[i].adopted && entries_[i].tid.load(std::memory_order_relaxed) == slot->tid)
+      retireLocked(entries_[i]);
+  }
   Entry *entry = closed_ ? nullptr : freeEntryLocked();
   if (entry)
     fillLocked(*entry, slot, true);

@@ -9,6 +9,7 @@
 #include <ctime>
 #include <mutex>
 
+#include "agent/calling_thread.h"
 #include "agent/control_glue.h"
 #include "agent/cpu_sampler.h"
 #include "agent/java_api.h"
@@ -269,6 +270,7 @@ Session* createSession(const Options& asked, const std::string& text, bool start
   const NativeThreads* by_tid = session->findsThreadsByTid() ? &session->native_threads : nullptr;
   initJavaApi({&session->meta, &session->annotations, &session->registry, session->start_ns,
                options.mode == SampleMode::Cpu, by_tid});
+  setCallingThreadLookup(by_tid, &session->registry);
   setKernelCallChains(options.native && options.mode == SampleMode::Cpu);
   if (!installCaptureHandler({g_process.walk, &session->ring, &session->lost, session->start_ns,
                               options.mode == SampleMode::Wall, &session->code_regions, by_tid, options.native,
@@ -342,6 +344,10 @@ void begin(Session& session, JNIEnv* jni, jthread main_thread) {
     session.tracker.adoptRunning(jni, isAgentThread, session.native_threads);
   } else {
     session.tracker.registerRunning(jni, isAgentThread);
+  }
+  if (const jvmtiError code = enableTraceEvents(jvmti, session.options); code != JVMTI_ERROR_NONE) {
+    std::fprintf(stderr, "stackscope: cannot enable the traces' JVMTI events (error %d); they record nothing\n",
+                 static_cast<int>(code));
   }
   setCaptureActive(true);
   // Active before the scan: a class prepared meanwhile is bound by its own event instead.

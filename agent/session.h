@@ -161,6 +161,10 @@ void endAtVmDeath(JNIEnv* jni);
 // Sets the callbacks and enables the events `session` needs (session_events.cpp); turns
 // them all off again.
 jvmtiError enableSessionEvents(jvmtiEnv* jvmti, const Options& options);
+// The traces' own events (exceptions thrown, sampled allocations, object frees, monitors),
+// once the threads running are registered or adopted (begin in session.cpp): an event of
+// a thread not known yet would have no thread (calling_thread.h).
+jvmtiError enableTraceEvents(jvmtiEnv* jvmti, const Options& options);
 void disableSessionEvents(jvmtiEnv* jvmti);
 // Only VMInit and VMDeath: an agent without a session that has a control server to start and end.
 void enableVmEvents(jvmtiEnv* jvmti);

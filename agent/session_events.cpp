@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 
+#include "agent/calling_thread.h"
 #include "agent/java_api.h"
 #include "agent/native_bind.h"
 #include "agent/session.h"
@@ -111,7 +112,7 @@ void JNICALL onException(jvmtiEnv*, JNIEnv* jni, jthread, jmethodID, jlocation, 
 // Enabled only with the alloc trace, on the allocating thread (alloc_trace.h).
 void JNICALL onSampledObjectAlloc(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread, jobject object, jclass klass, jlong size) {
   SessionUse use;
-  if (!use || (!currentThreadSlot() && isAgentThread(jni, thread))) return;
+  if (!use || (!callingThreadSlot() && isAgentThread(jni, thread))) return;
   g_session->allocs.onSampledAlloc(jvmti, jni, object, klass, size);
 }
 
@@ -188,18 +189,24 @@ jvmtiError enableSessionEvents(jvmtiEnv* jvmti, const Options& options) {
   for (jvmtiEvent event : kAlwaysEvents) {
     if (error == JVMTI_ERROR_NONE) error = jvmti->SetEventNotificationMode(JVMTI_ENABLE, event, nullptr);
   }
-  if (error == JVMTI_ERROR_NONE && exceptions)
-    error = jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_EXCEPTION, nullptr);
   if (error == JVMTI_ERROR_NONE && allocs) error = jvmti->SetHeapSamplingInterval(static_cast<jint>(options.alloc_interval));
-  if (error == JVMTI_ERROR_NONE && allocs)
-    error = jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, nullptr);
-  if (error == JVMTI_ERROR_NONE && live)
-    error = jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_OBJECT_FREE, nullptr);
-  for (jvmtiEvent event : kLockEvents) {
-    if (error == JVMTI_ERROR_NONE && locks) error = jvmti->SetEventNotificationMode(JVMTI_ENABLE, event, nullptr);
-  }
   if (error == JVMTI_ERROR_NONE && wraps_natives)
     error = jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_NATIVE_METHOD_BIND, nullptr);
+  return error;
+}
+
+jvmtiError enableTraceEvents(jvmtiEnv* jvmti, const Options& options) {
+  jvmtiError error = JVMTI_ERROR_NONE;
+  if ((options.traces & kTraceException) && options.exceptions_thrown)
+    error = jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_EXCEPTION, nullptr);
+  if (error == JVMTI_ERROR_NONE && (options.traces & kTraceAlloc))
+    error = jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, nullptr);
+  if (error == JVMTI_ERROR_NONE && (options.traces & kTraceLive))
+    error = jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_OBJECT_FREE, nullptr);
+  for (jvmtiEvent event : kLockEvents) {
+    if (error == JVMTI_ERROR_NONE && (options.traces & kTraceLock))
+      error = jvmti->SetEventNotificationMode(JVMTI_ENABLE, event, nullptr);
+  }
   return error;
 }
 

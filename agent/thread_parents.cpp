@@ -1,5 +1,6 @@
 #include "agent/thread_parents.h"
 
+#include "agent/calling_thread.h"
 #include "agent/clocks.h"
 #include "agent/jvmti_stack.h"
 #include "agent/session_gate.h"
@@ -49,7 +50,7 @@ void ThreadParents::onStart(JNIEnv* jni, jobject thread) {
   ThreadStartNote note;
   note.time_ns = monotonicNs() - start_ns_;
   note.child_java_id = jni->GetLongField(thread, tid);
-  if (const ThreadSlot* slot = currentThreadSlot()) {
+  if (const ThreadSlot* slot = callingThreadSlot()) {
     const uint32_t vthread = slot->mounted_vthread.load(std::memory_order_relaxed);
     note.parent = vthread != 0 ? vthread : slot->id;
   }

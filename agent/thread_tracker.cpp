@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "agent/calling_thread.h"
 #include "agent/clocks.h"
 #include "agent/java_thread_tids.h"
 #include "agent/proc_task.h"
@@ -166,7 +167,7 @@ ThreadSlot* ThreadTracker::newSlot(JNIEnv* jni, jthread thread, pid_t tid, MetaE
 }
 
 uintptr_t ThreadTracker::onVirtualMount(JNIEnv* jni, jthread vthread) {
-  ThreadSlot* carrier = currentThreadSlot();
+  ThreadSlot* carrier = callingThreadSlot();
   if (!carrier) return 0;  // a carrier the agent does not sample (not registered, or too late)
   void* stored = nullptr;
   if (jvmti_->GetThreadLocalStorage(vthread, &stored) != JVMTI_ERROR_NONE) stored = nullptr;
@@ -191,7 +192,7 @@ uintptr_t ThreadTracker::onVirtualMount(JNIEnv* jni, jthread vthread) {
 }
 
 void ThreadTracker::onVirtualUnmount() {
-  if (ThreadSlot* carrier = currentThreadSlot()) carrier->mounted_vthread.store(0, std::memory_order_release);
+  if (ThreadSlot* carrier = callingThreadSlot()) carrier->mounted_vthread.store(0, std::memory_order_release);
 }
 
 void ThreadTracker::noticeRename(JNIEnv* jni, ThreadSlot& slot) {
@@ -274,7 +275,9 @@ void ThreadTracker::forEachRunning(JNIEnv* jni, bool (*is_agent_thread)(JNIEnv* 
 void ThreadTracker::registerRunning(JNIEnv* jni, bool (*is_agent_thread)(JNIEnv* jni, jthread thread)) {
   // cpu mode leaves the foreign threads out: no agent code runs on them to set the
   // thread-local slot their handler would look for (after an attach, adoptRunning does).
-  if (options_.mode != SampleMode::Wall) return;
+  // Traces alone (no sampling) need them too: their callbacks on a thread that ran before an
+  // attach find it here (calling_thread.h), or record no wait and no thread.
+  if (options_.mode == SampleMode::Cpu) return;
   forEachRunning(jni, is_agent_thread, false, [&](jthread thread, pid_t tid, StackBounds) { registerForeign(jni, thread, tid); });
 }
 

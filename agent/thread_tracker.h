@@ -49,7 +49,7 @@ class ThreadTracker {
   void onEnd(JNIEnv* jni, jthread thread);
 
   // VMInit, once the agent's threads exist (is_agent_thread tells them): registers every
-  // live thread not registered yet as a foreign slot (wall mode only).
+  // live thread not registered yet as a foreign slot (wall mode, and traces without sampling).
   void registerRunning(JNIEnv* jni, bool (*is_agent_thread)(JNIEnv* jni, jthread thread));
   // After an attach, cpu mode: every live thread (but the agent's) is sampled through
   // `table` by its tid (native_threads.h), its record queued first.

@@ -1,5 +1,6 @@
 #include "agent/virtual_waits.h"
 
+#include "agent/calling_thread.h"
 #include "agent/clocks.h"
 #include "agent/jvmti_stack.h"
 
@@ -48,7 +49,7 @@ void setState(jvmtiEnv* jvmti, jthread vthread, uint64_t state) {
 
 // The calling carrier's slot when it runs a virtual thread, else null.
 ThreadSlot* mountedCarrier() {
-  ThreadSlot* carrier = currentThreadSlot();
+  ThreadSlot* carrier = callingThreadSlot();
   return carrier && carrier->mounted_vthread.load(std::memory_order_relaxed) != 0 ? carrier : nullptr;
 }
 
@@ -111,7 +112,7 @@ bool VirtualWaits::finish(jthread vthread, uint64_t state, unsigned sources, Fin
 
 void VirtualWaits::keep(jthread vthread, const Finished& finished, format::WaitKind kind,
                         const std::string* class_name) {
-  ThreadSlot* carrier = currentThreadSlot();
+  ThreadSlot* carrier = callingThreadSlot();
   if (!carrier) return;
   if (trace_.full()) {
     trace_.drop();

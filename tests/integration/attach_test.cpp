@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <set>
@@ -167,6 +168,53 @@ TEST_F(Attach, AFilterReachesThreadsRunningBeforeTheAttach) {
     EXPECT_EQ(users.at("users")[0].at("value"), "u0") << mode << ": " << users.dump(1);
   }
   EXPECT_EQ(jvm.wait(120s).exit_code, 0);
+}
+
+// The traces of an attached agent see the threads that ran before it: their callbacks find
+// the thread by its id (agent/calling_thread.h), with the traces alone (threads registered as
+// foreign) and beside cpu sampling (threads adopted). Before, the lock trace recorded no wait
+// of such a thread and its sampled allocations had no thread. Truth by construction
+// (AttachedWaits): every wait is the waiter's, in enter(), on the Gate, at least the 20 ms hold;
+// every allocation is the waiter's, in allocate().
+TEST_F(Attach, TracesSeeTheThreadsThatRanBeforeTheAttach) {
+  constexpr double kHoldNs = 20e6;
+  for (const std::string events : {"lock,alloc", "cpu,lock,alloc"}) {
+    SCOPED_TRACE(events);
+    Child jvm(javaCommand("AttachedWaits", {"6000", "20"}));
+    ASSERT_TRUE(jvm.waitForStdout("ready", 60s));
+    std::string name = events;
+    std::replace(name.begin(), name.end(), ',', '-');  // a comma cannot be in the agent's options
+    const std::string path = file(name + ".ssr");
+    ProcessResult attached = attach(jvm.pid(), {"-e", events, "--duration", "2s", "-o", path});
+    ASSERT_EQ(attached.exit_code, 0) << attached.err;
+
+    const json locks = report(path, {"--view", "locks", "--top", "0"});
+    const json* gate = find(locks, "locks", "value", kWorkloads + "AttachedWaits$Gate");
+    ASSERT_NE(gate, nullptr) << locks.dump(1).substr(0, 3000);
+    // 2 s of 20 ms rounds: about 60 on an idle machine; 10 leaves room for a loaded one.
+    const double waits = gate->at("events").get<double>();
+    EXPECT_GE(waits, 10) << locks.dump(1);
+    EXPECT_GE(gate->at("time").get<double>() / waits, 0.95 * kHoldNs) << locks.dump(1);
+    const json waiters = report(path, {"--view", "locks[" + kWorkloads + "AttachedWaits$Gate]/threads"});
+    ASSERT_EQ(waiters.at("threads").size(), 1u) << waiters.dump(1);
+    EXPECT_EQ(waiters.at("threads")[0].at("name"), "waiter") << waiters.dump(1);
+    const json lock_methods = report(path, {"--event", "lock", "--top", "0"});
+    const json* enter = find(lock_methods, "methods", "method", kWorkloads + "AttachedWaits.enter");
+    ASSERT_NE(enter, nullptr) << lock_methods.dump(1).substr(0, 3000);
+    EXPECT_EQ(enter->at("total"), gate->at("time")) << lock_methods.dump(1).substr(0, 3000);
+
+    // Allocations: 4 MiB a round, sampled about every 512 KiB: every one the waiter's.
+    const json allocators = report(path, {"--event", "alloc", "--view", "threads"});
+    ASSERT_FALSE(allocators.at("threads").empty()) << allocators.dump(1);
+    const json* waiter = find(allocators, "threads", "name", "waiter");
+    ASSERT_NE(waiter, nullptr) << allocators.dump(1);
+    EXPECT_GE(waiter->at("samples").get<double>(), 10) << allocators.dump(1);
+    for (const json& thread : allocators.at("threads")) {
+      EXPECT_NE(thread.at("id"), 0) << "an allocation without its thread: " << allocators.dump(1);
+    }
+    // The JVM finishes its rounds after the detach.
+    EXPECT_EQ(jvm.wait(120s).exit_code, 0);
+  }
 }
 
 TEST_F(Attach, FiftyCyclesLeaveNoAgentThreadAndBoundedMemory) {
