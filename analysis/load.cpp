@@ -74,6 +74,7 @@ void decodeEventChunks(const std::string& path, format::RecordingReader& reader,
     const size_t warned = from.warnings().size();
     const uint64_t read = from.bytesRead();
     EventDecoder decoder(rec, rec.window, rec.events, regions[r], regions[r + 1]);
+    from.willRead(std::span(chunks).subspan(starts[r], starts[r + 1] - starts[r]));
     for (size_t i = starts[r]; i < starts[r + 1]; ++i) {
       decoder.expect(bound(chunks[i]));
       decoder.read(from, chunks[i]);

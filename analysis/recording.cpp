@@ -1,8 +1,33 @@
 #include "analysis/recording.h"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 
+#include "analysis/parallel.h"
+
 namespace stackscope::analysis {
+
+void releasePagesInParallel(void* block, size_t bytes) noexcept {
+  constexpr size_t kWorthThreads = size_t{64} << 20;
+  constexpr uintptr_t kPage = 4096;
+  const size_t parts = std::min<size_t>(usableCpus(), bytes / kWorthThreads);
+  if (parts < 2) return;
+  // Whole pages inside the block only: free() may still use the bytes around it.
+  const uintptr_t begin = (reinterpret_cast<uintptr_t>(block) + kPage - 1) & ~(kPage - 1);
+  const uintptr_t end = (reinterpret_cast<uintptr_t>(block) + bytes) & ~(kPage - 1);
+  const uintptr_t step = ((end - begin) / parts + kPage - 1) & ~(kPage - 1);
+  try {
+    runParts(parts, [&](size_t p) {
+      const uintptr_t from = std::min(end, begin + p * step);
+      const uintptr_t to = std::min(end, from + step);
+      // Only a hint: where it fails, free() gives the pages back as before.
+      if (to > from) ::madvise(reinterpret_cast<void*>(from), to - from, MADV_DONTNEED);
+    });
+  } catch (...) {
+    // No thread to be had: free() gives the pages back on this one.
+  }
+}
 
 std::vector<EventKind> Recording::eventKinds() const {
   std::vector<EventKind> kinds;

@@ -6,6 +6,7 @@
 #include <limits>
 #include <optional>
 #include <stdexcept>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -88,6 +89,15 @@ class RecordingReader {
   // for a final visitor class, direct calls the compiler can inline.
   template <typename Visitor>
   bool readChunkTyped(const ChunkInfo& chunk, Visitor& visitor);
+  // The chunks about to be read one after the other (a run of `plan`'s, in file order): those
+  // that follow each other in the file are then read together, up to kReadAhead bytes at a
+  // time, and readChunk takes them from there instead of a system call each. Nothing else is
+  // read, so bytesRead() stays what the chunks take.
+  void willRead(std::span<const ChunkInfo> chunks) {
+    upcoming_.assign(chunks.begin(), chunks.end());
+    upcoming_at_ = 0;
+  }
+  static constexpr uint64_t kReadAhead = 1u << 20;
   // Every map chunk, then the event chunks whose time range meets [from_ns, to_ns].
   void read(RecordVisitor& visitor, int64_t from_ns = kBeginning, int64_t to_ns = kEnd);
   // The chunks `read` decodes, in its order, checked against their headers: for a caller
@@ -115,6 +125,14 @@ class RecordingReader {
   bool readIndex(bool following);
   bool loadWholeIndex();
   bool readEntry(uint32_t i, ChunkInfo& entry);
+  // A window's entries are read one by one (and their chunk headers checked one by one) up
+  // to the larger of these many, or one in kEntriesPerEntryWalked of the index; beyond, the
+  // whole index is read at once (a system call per entry costs about what reading and
+  // checking 100 entries at once does).
+  static constexpr uint32_t kMinEntriesWalked = 64;
+  static constexpr uint32_t kEntriesPerEntryWalked = 100;
+  // Entry bytes already read: false when its checksum fails or it points past the index.
+  bool parseEntry(const unsigned char* bytes, ChunkInfo& entry) const;
   bool matchesHeader(const ChunkInfo& entry);
   // From `offset` (a chunk's start) on. Following: a valid header whose payload is not all
   // there yet ends the scan, as the writer's next chunk.
@@ -123,6 +141,9 @@ class RecordingReader {
   bool parseChunkHeader(uint64_t offset, ChunkInfo& chunk);
   // Reads, checks and decompresses one chunk: its chunk.raw_size bytes, or nullptr (warned).
   const unsigned char* loadChunk(const ChunkInfo& chunk);
+  // The chunk's header and payload as in the file, read with the upcoming chunks that follow
+  // it there (willRead); nullptr when the file does not hold them.
+  const char* chunkBytes(const ChunkInfo& chunk);
   template <typename Visitor>
   void decodeRecords(const ChunkInfo& chunk, const unsigned char* data, size_t size, Visitor& visitor);
   void warn(std::string message);
@@ -140,7 +161,10 @@ class RecordingReader {
   FileHeader header_;
   std::vector<ChunkInfo> chunks_;
   std::vector<std::string> warnings_;
-  std::string payload_;
+  std::vector<ChunkInfo> upcoming_;  // willRead's chunks, in file order
+  size_t upcoming_at_ = 0;  // the last of them read
+  std::string ahead_;  // the file's bytes from ahead_offset_ on, read for chunkBytes
+  uint64_t ahead_offset_ = 0;
   std::string raw_;
   StackTree stack_tree_;  // the StackBranch records read so far: later ones extend them
   void* zstd_ctx_ = nullptr;
