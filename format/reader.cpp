@@ -201,13 +201,15 @@ std::vector<ChunkInfo> RecordingReader::eventChunks(int64_t from_ns, int64_t to_
     if (chunk.end_ns < from_ns) lo = mid + 1;
     else hi = mid;
   }
+  // An open-ended window (the default one starts at 0, not at kBeginning) walks the rest of
+  // the index, a read per entry and plan() one more per chunk header: 50 000 system calls for
+  // 25 000 chunks. Where that reads more bytes than the whole index, read it whole, at once.
+  if (to_ns == kEnd &&
+      uint64_t{index_count_ - lo} * (layout::kIndexEntrySize + layout::kChunkHeaderSize) > uint64_t{index_count_} * layout::kIndexEntrySize)
+    return loadWholeIndex(), eventChunks(from_ns, to_ns);
   constexpr int kOutOfOrderSlack = 8;
-  // A window over much of the recording (the default one starts at 0, not at kBeginning)
-  // takes the index whole: one read, where the walk cost a read per entry and plan() one more
-  // per chunk header, 50 000 system calls for a 25 000-chunk recording.
-  const uint32_t walk_limit = lo + std::max<uint32_t>(kMinEntriesWalked, (index_count_ - index_maps_) / kEntriesPerEntryWalked);
   for (int past = 0; lo < index_count_ && past < kOutOfOrderSlack; ++lo) {
-    if (lo > walk_limit || !readEntry(lo, chunk)) return loadWholeIndex(), eventChunks(from_ns, to_ns);
+    if (!readEntry(lo, chunk)) return loadWholeIndex(), eventChunks(from_ns, to_ns);
     if (overlaps(chunk)) out.push_back(chunk);
     if (chunk.start_ns > to_ns) ++past;
   }

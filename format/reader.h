@@ -125,12 +125,6 @@ class RecordingReader {
   bool readIndex(bool following);
   bool loadWholeIndex();
   bool readEntry(uint32_t i, ChunkInfo& entry);
-  // A window's entries are read one by one (and their chunk headers checked one by one) up
-  // to the larger of these many, or one in kEntriesPerEntryWalked of the index; beyond, the
-  // whole index is read at once (a system call per entry costs about what reading and
-  // checking 100 entries at once does).
-  static constexpr uint32_t kMinEntriesWalked = 64;
-  static constexpr uint32_t kEntriesPerEntryWalked = 100;
   // Entry bytes already read: false when its checksum fails or it points past the index.
   bool parseEntry(const unsigned char* bytes, ChunkInfo& entry) const;
   bool matchesHeader(const ChunkInfo& entry);
