@@ -11,6 +11,7 @@ namespace stackscope::analysis {
 void releasePagesInParallel(void* block, size_t bytes) noexcept {
   constexpr size_t kWorthThreads = size_t{64} << 20;
   constexpr uintptr_t kPage = 4096;
+  if (bytes < 2 * kWorthThreads) return;  // before asking for the CPUs: most blocks are small
   const size_t parts = std::min<size_t>(usableCpus(), bytes / kWorthThreads);
   if (parts < 2) return;
   // Whole pages inside the block only: free() may still use the bytes around it.
