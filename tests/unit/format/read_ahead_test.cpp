@@ -1,7 +1,9 @@
 // RecordingReader::willRead: chunks that follow each other in the file are read together, and
-// what the reader hands out, warns and counts as read is what one read per chunk gives.
+// what the reader hands out, warns and counts as read is what one read per chunk gives. And a
+// window open to the end plans from the index read whole, not entry by entry.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "recording_fixture.h"
@@ -63,6 +65,20 @@ TEST(ReadAhead, AnUpcomingChunkPastTheFileEndLeavesTheOneBeforeItReadable) {
   EXPECT_FALSE(reader.readChunk(beyond, c));
   ASSERT_EQ(reader.warnings().size(), 1u);
   EXPECT_NE(reader.warnings()[0].find("could not be read"), std::string::npos) << reader.warnings()[0];
+  std::remove(path.c_str());
+}
+
+TEST(ReadAhead, AWindowOpenToTheEndReadsTheIndexOnce) {
+  const std::string path = tempPath("read_ahead_open.ssr");
+  testing::writeSmallRecording(path, 2000);  // 2000 event chunks of 100 ms each, and the end's
+  RecordingReader reader(path);
+  const std::vector<ChunkInfo> plan = reader.plan(0, RecordingReader::kEnd);  // a report's default window
+  EXPECT_EQ(std::count_if(plan.begin(), plan.end(), [](const ChunkInfo& c) { return c.kind == ChunkKind::Event; }), 2001);
+  EXPECT_TRUE(reader.warnings().empty());
+  // The index (2001 event entries, 41 bytes each) once, and the binary search's few entries:
+  // walking it read each entry and each chunk's 44-byte header apart, 2001 * 85 bytes.
+  const uint64_t index = 2002u * 41;
+  EXPECT_LT(reader.bytesRead(), index + 16 * 41 + 100) << reader.bytesRead();
   std::remove(path.c_str());
 }
 
