@@ -31,7 +31,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s\n", w.lastError().c_str());
     return 1;
   }
-  w.writeInfo({1714564800000000000LL, "cpu", duration_ns / static_cast<int64_t>(samples / threads + 1), 1000000000, 1, "synthetic", "synth", /*boot_id=*/ ""});
+  w.writeInfo({1714564800000000000LL, "cpu", duration_ns / static_cast<int64_t>(samples / threads + 1), 1000000000, 1, "synthetic", "synth", {}, /*sample_metrics=*/0, /*boot_id=*/""});
   for (uint32_t m = 1; m <= kMethods; ++m)
     w.writeMethod({m, w.internString("bench.pkg" + std::to_string(m % 7) + ".Class" + std::to_string(m % 40)),
                    w.internString("method" + std::to_string(m)), w.internString("()V"), 0, {}});

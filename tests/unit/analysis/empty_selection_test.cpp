@@ -82,7 +82,7 @@ TEST_F(EmptySelection, RedefiningASavedSnapshotSaysWhatItReplaced) {
 void writeUnpairedMarkers(const std::string& path) {
   format::RecordingWriter w;
   ASSERT_TRUE(w.open(path));
-  w.writeInfo({1, "cpu", 10 * kMs, 1000 * kMs, 1, "VM", "", /*boot_id=*/ ""});
+  w.writeInfo({1, "cpu", 10 * kMs, 1000 * kMs, 1, "VM", "", {}, /*sample_metrics=*/0, /*boot_id=*/""});
   w.writeThread({1, "main", 100, 1});
   const auto mark = [&](int64_t ms, format::MarkerKind kind, const char* name) {
     w.writeMarker({ms * kMs, 1, kind, w.internString(name)});

@@ -131,7 +131,7 @@ TEST_F(HostileFilesTest, DeepNestingFromTheCommandLineAndFromDiskIsOneClearError
 void writeNamedRecording(const std::string& path, const std::string& name) {
   format::RecordingWriter w;
   ASSERT_TRUE(w.open(path)) << w.lastError();
-  w.writeInfo({1, "cpu", 10000000, 1000000000, 1, "VM", "", /*boot_id=*/ ""});
+  w.writeInfo({1, "cpu", 10000000, 1000000000, 1, "VM", "", {}, /*sample_metrics=*/0, /*boot_id=*/""});
   w.writeThread({1, name, 100, 1});
   for (int i = 1; i <= 5; ++i) w.writeSample({i * kMs, 1, 0, format::ThreadState::Running, 1});
   ASSERT_TRUE(w.finish(10 * kMs)) << w.lastError();

@@ -78,7 +78,7 @@ struct Collector : RecordVisitor {
 inline void writeSmallRecording(const std::string& path, int flushes = 3) {
   RecordingWriter w;
   if (!w.open(path)) throw std::runtime_error(w.lastError());
-  w.writeInfo({1700000000000000000, "cpu", 10000000, 1000000000, 4242, "Test VM 17", "event=cpu", /*boot_id=*/ ""});
+  w.writeInfo({1700000000000000000, "cpu", 10000000, 1000000000, 4242, "Test VM 17", "event=cpu", {}, /*sample_metrics=*/0, /*boot_id=*/""});
   const uint32_t cls = w.internString("pkg.Main$Inner");
   w.writeMethod({1, cls, w.internString("run"), w.internString("()V"), w.internString("Main.java"), {{0, 10}, {5, 11}}});
   w.writeMethod({2, cls, w.internString("work"), w.internString("(I)J"), 0, {}});

@@ -45,7 +45,7 @@ inline std::vector<std::vector<Frame>> stackShapes() {
 
 // The recording both writers wrote: methods, one thread, one sample per shape.
 inline void writeStackShapes(RecordingWriter& w) {
-  w.writeInfo({0, "cpu", 1000000, 1000000000, 42, "test", "", /*boot_id=*/ ""});
+  w.writeInfo({0, "cpu", 1000000, 1000000000, 42, "test", "", {}, /*sample_metrics=*/0, /*boot_id=*/""});
   for (uint32_t id = 1; id <= kTruncatedMethod; ++id) {
     const bool truncated = id == kTruncatedMethod;
     w.writeMethod({id, w.internString(truncated ? "" : "demo.C" + std::to_string(id % 4)),

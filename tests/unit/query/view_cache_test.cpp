@@ -29,7 +29,7 @@ struct Scratch {
 void writeRecording(const std::string& path, const std::string& thread_name) {
   format::RecordingWriter w;
   ASSERT_TRUE(w.open(path)) << w.lastError();
-  w.writeInfo({1, "cpu", 10000000, 1000000000, 1, "VM", "", /*boot_id=*/ ""});
+  w.writeInfo({1, "cpu", 10000000, 1000000000, 1, "VM", "", {}, /*sample_metrics=*/0, /*boot_id=*/""});
   w.writeThread({1, thread_name, 100, 1});
   w.writeSample({10, 1, 0, format::ThreadState::Running, 1});
   ASSERT_TRUE(w.finish(20)) << w.lastError();
