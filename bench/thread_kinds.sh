@@ -12,13 +12,17 @@
 # the whole process, threads that ended before the last poll included.
 # BASE=DIR adds the same two configs with DIR's agent (lib/libstackscope.so), in the same
 # rounds: a before/after measure.
-# Usage: bench/thread_kinds.sh [BUILD_DIR]   (env: ROUNDS=5, INTERVAL=1ms, JAVA=java, BASE=)
+# WORKLOAD="loop 100" (FixedWork's arguments) runs another workload: a short one shows what
+# start-up and shutdown cost.
+# Usage: bench/thread_kinds.sh [BUILD_DIR]   (env: ROUNDS=5, INTERVAL=1ms, JAVA=java, BASE=,
+#        WORKLOAD=work)
 set -euo pipefail
 
 build=${1:-build}
 rounds=${ROUNDS:-5}
 interval=${INTERVAL:-1ms}
 base=${BASE:-}
+read -ra workload <<<"${WORKLOAD:-work}"
 source "$(dirname "$0")/fixedwork_tools.sh"
 configs=(none java mixed)
 declare -A agent_of=([java]=$agent [mixed]=$agent) native_of=([java]=no [mixed]=yes)
@@ -61,7 +65,7 @@ run_config() {
   local config=$1 options=() before after
   [[ $config == none ]] || options=(-agentpath:"${agent_of[$config]}=event=cpu,interval=$interval,native=${native_of[$config]},file=$tmp/rec.ssr")
   times >"$tmp/times.before"
-  "$java" -Xmx256m -XX:+UseSerialGC "${options[@]}" -cp "$jar" io.stackscope.bench.FixedWork work \
+  "$java" -Xmx256m -XX:+UseSerialGC "${options[@]}" -cp "$jar" io.stackscope.bench.FixedWork "${workload[@]}" \
     >"$tmp/out" 2>"$tmp/err" &
   poll_thread_cpu $! "$tmp/threads" || { echo "thread_kinds.sh: the JVM failed under $config:" >&2; cat "$tmp/err" >&2; exit 1; }
   times >"$tmp/times.after"
@@ -80,7 +84,7 @@ run_config() {
          printf "%s process %d %d\n", config, process, total_samples}' "$tmp/samples" "$tmp/threads" >>"$tmp/kinds"
 }
 
-echo "jdk:     $("$java" -version 2>&1 | head -1); interval $interval; FixedWork work; $rounds rounds"
+echo "jdk:     $("$java" -version 2>&1 | head -1); interval $interval; FixedWork ${workload[*]}; $rounds rounds"
 echo "load:    $(cut -d' ' -f1-3 /proc/loadavg) at the start"
 for ((round = 1; round <= rounds; round++)); do
   order=("${configs[@]}")
