@@ -13,35 +13,17 @@ runs=${RUNS:-3}
 loop_ms=${LOOP_MS:-8000}
 options=${OPTIONS:-event=cpu,interval=1ms}
 source "$(dirname "$0")/fixedwork_tools.sh"
-# Prints "NAME CPU_NS" for each stackscope-* thread of PID (the first field of schedstat: the
-# time it ran, in ns; stat's utime and stime count 10 ms ticks, too coarse here).
-agent_thread_cpu() {
-  local task name
-  for task in /proc/"$1"/task/*; do
-    name=$(cat "$task/comm" 2>/dev/null) || continue
-    [[ $name == stackscope-* ]] || continue
-    awk -v name="${name// /_}" '{print name, $1}' "$task/schedstat" 2>/dev/null || true
-  done
-}
-
 echo "jdk:     $("$java" -version 2>&1 | head -1); agent options: $options; loop: $loop_ms ms"
 echo "load:    $(cut -d' ' -f1-3 /proc/loadavg) at the start"
 printf '%-4s %-20s %10s %9s %14s\n' run thread cpu_ms samples us_per_sample
 for ((run = 1; run <= runs; run++)); do
   "$java" -Xmx256m -XX:+UseSerialGC -agentpath:"$agent=$options,file=$tmp/rec.ssr" \
     -cp "$jar" io.stackscope.bench.FixedWork loop "$loop_ms" >"$tmp/out" 2>"$tmp/err" &
-  pid=$!
-  # The threads' last figures before the JVM exits: polled, so at most one poll period is missed.
-  while kill -0 "$pid" 2>/dev/null; do
-    agent_thread_cpu "$pid" >"$tmp/cpu.new"
-    [[ -s $tmp/cpu.new ]] && mv "$tmp/cpu.new" "$tmp/cpu"
-    sleep 0.1
-  done
-  wait "$pid" || { echo "agent_threads.sh: the JVM failed:" >&2; cat "$tmp/err" >&2; exit 1; }
+  poll_thread_cpu $! "$tmp/threads" || { echo "agent_threads.sh: the JVM failed:" >&2; cat "$tmp/err" >&2; exit 1; }
   samples=$("$stackscope" report "$tmp/rec.ssr" --json | tr -d ' \n' | grep -o '"samples":[0-9]*' |
               head -1 | cut -d: -f2)
   awk -v run="$run" -v samples="$samples" \
-    '{ms = $2 / 1e6; printf "%-4s %-20s %10.1f %9d %14.1f\n", run, $1, ms, samples,
-      samples ? 1000 * ms / samples : 0}' "$tmp/cpu"
+    '$2 ~ /^stackscope-/ {ms = $3 / 1e6; printf "%-4s %-20s %10.1f %9d %14.1f\n", run, $2, ms, samples,
+      samples ? 1000 * ms / samples : 0}' "$tmp/threads"
 done
 echo "load:    $(cut -d' ' -f1-3 /proc/loadavg) at the end"

@@ -6,7 +6,11 @@
 #   2. samples taken vs due on a tight loop (due = the loop thread's CPU time / interval);
 #   3. bytes per sample at the margin: (size of an 8 s loop - size of a 2 s loop) / (their
 #      sample difference), which leaves out the fixed cost of headers, maps and start-up.
-# Usage: bench/overhead.sh [BUILD_DIR]   (env: PAIRS=7 (0: parts 2 and 3 only), JAVA=java)
+# Beside part 1, in the same rounds: the platform's floor, bench/signal_floor.c's fixed loop
+# under each timer kind the agent may use, at 10 ms and 1 ms, with an empty handler, over a
+# run without a timer: what signalling a thread costs before the agent's handler does anything.
+# Usage: bench/overhead.sh [BUILD_DIR]   (env: PAIRS=7 (0: parts 2 and 3 only), JAVA=java,
+#        FLOOR_ITERATIONS=300000000: the floor's loop, about 1 s of CPU)
 # Needs bash, awk and coreutils only; run on an otherwise idle machine.
 set -euo pipefail
 
@@ -17,7 +21,9 @@ jfr_tool=$(dirname "$(realpath "$java")")/jfr
 agent=$build/lib/libstackscope.so
 stackscope=$build/bin/stackscope
 jar=$build/bench/fixedwork.jar
-for needed in "$agent" "$stackscope" "$jar" "$jfr_tool"; do
+signal_floor=$build/bin/signal_floor
+floor_iterations=${FLOOR_ITERATIONS:-300000000}
+for needed in "$agent" "$stackscope" "$jar" "$jfr_tool" "$signal_floor"; do
   [[ -e $needed ]] || { echo "overhead.sh: $needed is missing (build first)" >&2; exit 1; }
 done
 tmp=$(mktemp -d)
@@ -29,6 +35,29 @@ measured=("${configs[@]:1}")
 # native frames cost beside the Java walk.
 declare -A label=([cpu10]="stackscope cpu@10ms" [cpu1]="stackscope cpu@1ms"
                   [cpu1java]="stackscope @1ms native=no" [jfr]="JFR settings=profile")
+
+# The floor's timers: KIND@INTERVAL_US. task-clock-kernel-chain is what mixed mode asks where
+# the kernel lets it see kernel stacks (root, perf_event_paranoid <= 1); elsewhere it does not
+# open and is left out.
+floors=(task-clock@10000 task-clock-kernel-chain@10000 cpu-timer@10000
+        task-clock@1000 task-clock-kernel-chain@1000 cpu-timer@1000)
+if ! "$signal_floor" task-clock-kernel-chain 1000 1 >/dev/null 2>&1; then
+  floors=("${floors[@]/task-clock-kernel-chain@*/}")
+  read -ra floors <<<"${floors[*]}"
+fi
+kernel_chains() { [[ " ${floors[*]} " == *" task-clock-kernel-chain@1000 "* ]]; }
+# The floor under each config of ours: the agent's first choice of timer (cpu_sampler.h) at
+# its interval, with the kernel chain in mixed mode where it is taken.
+declare -A floor_of=([cpu10]=task-clock@10000 [cpu1]=task-clock@1000 [cpu1java]=task-clock@1000)
+if kernel_chains; then floor_of[cpu10]=task-clock-kernel-chain@10000 floor_of[cpu1]=task-clock-kernel-chain@1000; fi
+
+# Runs the floor's loop under FLOOR (KIND@INTERVAL_US, or none); prints "CPU_NS SIGNALS".
+run_floor() {
+  local kind=${1%@*} interval_us=${1#*@}
+  [[ $1 == none ]] && interval_us=1000
+  "$signal_floor" "$kind" "$interval_us" "$floor_iterations" | awk '{print $2, $4}' ||
+    { echo "overhead.sh: signal_floor $1 failed" >&2; exit 1; }
+}
 
 # The JVM options that turn a config on, recording to $tmp/CONFIG.
 config_options() {
@@ -78,6 +107,7 @@ interval_ns() { [[ $1 == cpu1 ]] && echo 1000000 || echo 10000000; }  # profile.
 
 echo "machine: $(nproc) cores, $(awk -F': ' '/model name/{print $2; exit}' /proc/cpuinfo)"
 echo "jdk:     $("$java" -version 2>&1 | head -1)"
+echo "kernel:  $(uname -r); kernel call chains in mixed mode: $(kernel_chains && echo yes || echo no)"
 # Other work on the machine is the main source of noise: say how much there was.
 echo "load:    $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min averages) at the start"
 echo
@@ -98,6 +128,18 @@ for ((round = 1; round <= pairs; round++)); do
     awk -v w=$work -v bw=$base_work -v p=$wall -v bp=$base_wall -v c=$cpu -v bc=$base_cpu \
       'BEGIN{printf "%.5f %.5f %.5f\n", w / bw, p / bp, c / bc}' >>"$tmp/ratios.$config"
   done
+  order=(none "${floors[@]}")
+  ((round % 2 == 0)) || order=("${floors[@]}" none)
+  for floor in "${order[@]}"; do
+    run_floor "$floor" >"$tmp/floor.$floor"
+  done
+  read -r base_cpu _ <"$tmp/floor.none"
+  for floor in "${floors[@]}"; do
+    read -r cpu signals <"$tmp/floor.$floor"
+    # The ratio, three times, so that summary() reads it as any config's third ratio.
+    awk -v c="$cpu" -v bc="$base_cpu" -v s="$signals" \
+      'BEGIN{r = c / bc; printf "%.5f %.5f %.5f %.1f\n", r, r, r, s / (c / 1e9)}' >>"$tmp/ratios.$floor"
+  done
   echo "pair $round/$pairs: without agent work $((base_work / 1000000)) ms" >&2
 done
 
@@ -110,10 +152,19 @@ summary() {
 }
 if ((pairs > 0)); then  # PAIRS=0: the tight loop alone (samples, bytes per sample)
   printf 'Overhead: median (min-max) over %d interleaved pairs of time with / without\n' "$pairs"
-  printf '%-22s %-22s %-22s %-22s\n' config "work phase, wall" "process, wall" "process, CPU"
+  printf '%-27s %-22s %-22s %-22s %s\n' config "work phase, wall" "process, wall" "process, CPU" \
+    "floor (its timer, empty handler)"
   for config in "${measured[@]}"; do
-    printf '%-22s %-22s %-22s %-22s\n' "${label[$config]}" "$(summary $config 1)" \
-      "$(summary $config 2)" "$(summary $config 3)"
+    floor=${floor_of[$config]:-}
+    printf '%-27s %-22s %-22s %-22s %s\n' "${label[$config]}" "$(summary $config 1)" \
+      "$(summary $config 2)" "$(summary $config 3)" \
+      "$([[ -n $floor ]] && printf '%s %s' "$(summary "$floor" 3)" "$floor" || echo -)"
+  done
+  echo
+  printf 'Floor: one thread'"'"'s fixed loop, CPU time with the timer / without, empty SIGPROF handler\n'
+  printf '%-36s %-22s %s\n' timer@interval_us "CPU ratio" "signals per s of CPU"
+  for floor in "${floors[@]}"; do
+    printf '%-36s %-22s %s\n' "$floor" "$(summary "$floor" 3)" "$(cut -d' ' -f4 "$tmp/ratios.$floor" | median)"
   done
   echo
 fi

@@ -27,7 +27,7 @@ CfiStep callerByCfi(const WalkRegisters& frame, uintptr_t lookup_pc, uintptr_t i
                     const UnwindModules* modules, Read read, WalkRegisters& caller) {
   const UnwindModule* module = modules ? modules->find(lookup_pc) : nullptr;
   FrameRule rule;
-  if (!module || frameRuleAt(module->tables, lookup_pc, rule) != CfiResult::Found) return CfiStep::NoRule;
+  if (!module || modules->ruleAt(*module, lookup_pc, rule) != CfiResult::Found) return CfiStep::NoRule;
   if (rule.outermost) return CfiStep::Outermost;
   const uintptr_t base = rule.cfa_register == FrameRule::Cfa::Rsp ? frame.sp : frame.fp;
   const uintptr_t cfa = base + static_cast<uintptr_t>(rule.cfa_offset);

@@ -15,6 +15,8 @@ namespace {
 
 std::mutex g_refresh_mutex;
 std::atomic<const UnwindModules*> g_published{nullptr};
+FrameRuleCache g_rule_cache;  // shared by the published tables, each under its generation
+uint64_t g_generation = 0;
 bool g_read = false;
 unsigned long long g_loads = 0, g_unloads = 0;  // the loader's counts at the last read
 
@@ -92,6 +94,14 @@ const UnwindModule* UnwindModules::find(uintptr_t pc) const {
   return low < count && modules[low].start <= pc ? &modules[low] : nullptr;
 }
 
+CfiResult UnwindModules::ruleAt(const UnwindModule& module, uintptr_t pc, FrameRule& rule) const {
+  CfiResult result;
+  if (cache && cache->find(generation, pc, result, rule)) return result;
+  result = frameRuleAt(module.tables, pc, rule);
+  if (cache) cache->store(generation, pc, result, rule);
+  return result;
+}
+
 void refreshLoadedUnwindModules() {
   std::lock_guard<std::mutex> lock(g_refresh_mutex);
   const LoaderCounts counts = loaderCounts();
@@ -100,7 +110,8 @@ void refreshLoadedUnwindModules() {
   // Never freed (see the top of unwind_modules.h).
   auto* entries = new UnwindModule[modules.size()];
   std::copy(modules.begin(), modules.end(), entries);
-  g_published.store(new UnwindModules{entries, modules.size()}, std::memory_order_release);
+  g_published.store(new UnwindModules{entries, modules.size(), &g_rule_cache, ++g_generation},
+                    std::memory_order_release);
   g_read = true;
   g_loads = counts.loads;
   g_unloads = counts.unloads;

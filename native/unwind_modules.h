@@ -14,6 +14,7 @@
 #include <cstdint>
 
 #include "native/cfi_rules.h"
+#include "native/frame_rule_cache.h"
 
 namespace stackscope::native {
 
@@ -26,8 +27,14 @@ struct UnwindModule {
 struct UnwindModules {
   const UnwindModule* modules = nullptr;  // sorted by start, not overlapping
   size_t count = 0;
+  // The memo of rules by pc (frame_rule_cache.h) and this table's generation in it: set on the
+  // published tables; null: every rule is read from the tables.
+  FrameRuleCache* cache = nullptr;
+  uint64_t generation = 0;
   // The module whose executable segment holds pc; null if none. Async-signal-safe.
   const UnwindModule* find(uintptr_t pc) const;
+  // frameRuleAt(module.tables, pc, rule), through the memo when there is one. Async-signal-safe.
+  CfiResult ruleAt(const UnwindModule& module, uintptr_t pc, FrameRule& rule) const;
 };
 
 // Reads the loader's list again if a library was loaded or unloaded since the last read, and
