@@ -64,8 +64,11 @@ void LockTrace::end(JNIEnv* jni, jobject object) {
     wait.duration_ns = now - start;
     wait.slot_id = slot->id;
     wait.start_ns = start;
+    // A monitor wait here is the OS thread's own: a virtual thread's goes to virtual_waits.h
+    // (by the callback's thread), so one on a carrier with a virtual thread mounted is the
+    // carrier's. A park here with one mounted is that virtual thread's: pinned, it parks its carrier.
     const uint32_t vthread = slot->mounted_vthread.load(std::memory_order_relaxed);
-    wait.thread = vthread != 0 ? vthread : slot->id;
+    wait.thread = vthread != 0 && source == WaitSource::Park ? vthread : slot->id;
     wait.annotation = slot->annotation.load(std::memory_order_relaxed);
     jobject lock = object;
     if (source == WaitSource::Park) {

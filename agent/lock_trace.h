@@ -44,7 +44,7 @@ struct LockWait {
   int64_t duration_ns = 0;
   uint32_t slot_id = 0;     // the waiting platform thread's registry id: with start_ns, the wait's identity
   int64_t start_ns = 0;     // monotonic start, as ThreadSlot::wait_start_ns had it
-  uint32_t thread = 0;      // the thread reported: the mounted virtual thread, else slot_id
+  uint32_t thread = 0;      // the thread reported: a park's pinned virtual thread, else slot_id
   uint32_t annotation = 0;
   format::WaitKind kind = format::WaitKind::Lock;
   const std::string* class_name = nullptr;  // interned (object_class.h); null = a park without blocker

@@ -75,7 +75,7 @@ struct Session {
         allocs(start_ns, options),
         locks(env, start_ns, options.lock_threshold_ns),
         lock_owners(env, registry, locks),
-        virtual_waits(env, locks),
+        virtual_waits(env, locks, tracker.virtualEpoch()),
         histogram(start_ns, options.histo_interval_ns, options.histo_gcs),
         thread_parents(env, start_ns),
         writer_thread({env, &writer, &ring, &lost, &meta, &registry, &status, &annotations, &options, &code_regions,

@@ -122,18 +122,18 @@ void JNICALL onObjectFree(jvmtiEnv*, jlong tag) {
   if (use) g_session->allocs.onObjectFree(tag);
 }
 // The lock trace's monitor events (lock_trace.h); the park's are the wrapper's (park_hook.h).
-// A mounted virtual thread's are its own state's (virtual_waits.h).
-void JNICALL onMonitorContendedEnter(jvmtiEnv*, JNIEnv*, jthread thread, jobject) {
+// A virtual thread's (by the callback's `thread`) are its own state's (virtual_waits.h).
+void JNICALL onMonitorContendedEnter(jvmtiEnv*, JNIEnv* jni, jthread thread, jobject) {
   SessionUse use;
-  if (use && !g_session->virtual_waits.begin(thread, WaitSource::MonitorEnter)) g_session->locks.begin(WaitSource::MonitorEnter);
+  if (use && !g_session->virtual_waits.begin(jni, thread, WaitSource::MonitorEnter)) g_session->locks.begin(WaitSource::MonitorEnter);
 }
 void JNICALL onMonitorContendedEntered(jvmtiEnv*, JNIEnv* jni, jthread thread, jobject monitor) {
   SessionUse use;
   if (use && !g_session->virtual_waits.end(jni, thread, monitor)) g_session->locks.end(jni, monitor);
 }
-void JNICALL onMonitorWait(jvmtiEnv*, JNIEnv*, jthread thread, jobject, jlong) {
+void JNICALL onMonitorWait(jvmtiEnv*, JNIEnv* jni, jthread thread, jobject, jlong) {
   SessionUse use;
-  if (use && !g_session->virtual_waits.begin(thread, WaitSource::ObjectWait)) g_session->locks.begin(WaitSource::ObjectWait);
+  if (use && !g_session->virtual_waits.begin(jni, thread, WaitSource::ObjectWait)) g_session->locks.begin(WaitSource::ObjectWait);
 }
 void JNICALL onMonitorWaited(jvmtiEnv*, JNIEnv* jni, jthread thread, jobject monitor, jboolean) {
   SessionUse use;

@@ -172,10 +172,13 @@ uintptr_t ThreadTracker::onVirtualMount(JNIEnv* jni, jthread vthread) {
   void* stored = nullptr;
   if (jvmti_->GetThreadLocalStorage(vthread, &stored) != JVMTI_ERROR_NONE) stored = nullptr;
   uintptr_t word = reinterpret_cast<uintptr_t>(stored);
-  uint32_t id = static_cast<uint32_t>(word);
-  if (id == 0) {
+  uint32_t id = virtualIdOf(word);
+  // A word an earlier session wrote holds that session's id, which may be another thread's
+  // in this one: the thread is new to this session. The clock only for a word noting a wait.
+  const int64_t now = waitSourceOf(word) == WaitSource::None ? 0 : monotonicNs();
+  if (id == 0 || !writtenBy(word, virtual_epoch_, now)) {
     id = registry_.nextId();
-    word = id;
+    word = idleWord(id, virtual_epoch_);
     jvmti_->SetThreadLocalStorage(vthread, reinterpret_cast<void*>(word));
     MetaEvent start;
     start.kind = MetaEvent::Kind::ThreadStart;

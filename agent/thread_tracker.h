@@ -25,6 +25,7 @@
 #include "agent/native_threads.h"
 #include "agent/options.h"
 #include "agent/thread_registry.h"
+#include "agent/virtual_state.h"
 
 namespace stackscope::agent {
 
@@ -39,7 +40,8 @@ class ThreadTracker {
         lost_(lost),
         options_(options),
         annotations_(annotations),
-        start_ns_(start_ns) {}
+        start_ns_(start_ns),
+        virtual_epoch_{nextVirtualGeneration(), start_ns} {}
 
   // Live phase, before threads are followed: looks up Thread.getId for the Java thread ids.
   void init(JNIEnv* jni);
@@ -62,11 +64,15 @@ class ThreadTracker {
   void dropAll(JNIEnv* jni);
 
   // Virtual threads (virtual_threads.h), on the carrier: the mounted thread's id (a new one
-  // and its record at its first mount) goes into the carrier's slot, and out again.
-  // Returns the virtual thread's JVMTI thread-local storage word as read (its id in the low
-  // 32 bits, virtual_waits.h the rest), 0 when the carrier is not registered.
+  // and its record at its first mount in this session) goes into the carrier's slot, and out
+  // again. Returns the virtual thread's JVMTI thread-local storage word (virtual_state.h) as
+  // this session's: as read when this session wrote it, else the new id's; 0 when the carrier
+  // is not registered.
   uintptr_t onVirtualMount(JNIEnv* jni, jthread vthread);
   void onVirtualUnmount();
+  // The mark of this session on the virtual threads' words; no mount writes one before
+  // firstWaitNs(virtualEpoch()) (enableVirtualThreadEvents).
+  const VirtualEpoch& virtualEpoch() const { return virtual_epoch_; }
 
   // Queues a new record for the thread if its name changed since it was last read. Cheap
   // when it did not: the name field compared by identity. Registry mutex held.
@@ -95,6 +101,7 @@ class ThreadTracker {
   const Options& options_;
   const AnnotationTable& annotations_;
   const int64_t start_ns_;
+  const VirtualEpoch virtual_epoch_;
   std::atomic<jmethodID> get_id_{nullptr};
   std::atomic<jfieldID> name_field_{nullptr};
   // Ended threads by tid, with their OS threads' start times (callbacks, under ended_mutex_).

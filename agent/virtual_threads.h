@@ -4,8 +4,9 @@
 // com.sun.hotspot.events.VirtualThreadMount / VirtualThreadUnmount, posted on the carrier,
 // tell which virtual thread it runs: the carrier's slot holds that thread's id meanwhile, and
 // a sample of the carrier is the virtual thread's (its stack, its state) with the carrier
-// recorded (docs/format.md). Each virtual thread gets an id at its first mount, kept in its
-// JVMTI thread-local storage, and a thread record flagged virtual.
+// recorded (docs/format.md). Each virtual thread gets an id at its first mount in a session,
+// kept in its JVMTI thread-local storage with the session's mark (virtual_state.h), and a
+// thread record flagged virtual.
 #pragma once
 
 #include <jvmti.h>

@@ -6,16 +6,15 @@
 //     too, so the wait begins on one carrier and may end on another, each having run other
 //     virtual threads in between, whose waits would overwrite the carrier's one start.
 // So a virtual thread's wait start is kept in the virtual thread's own state: its JVMTI
-// thread-local storage, which holds its id already (virtual_threads.h), one word packed as
-//   bits  0-31  the id (what ThreadTracker reads and writes)
-//   bits 32-33  the WaitSource under way (None: no wait)
-//   bits 34-63  the wait's monotonic start in units of 2^16 ns (65.5 µs), modulo 2^30: a
-//               wait's length is the difference modulo 2^30 units, right for waits shorter
-//               than 19.5 hours (a longer one is taken for its length modulo that).
-// No allocation, no lock of the agent's, nothing shared: a virtual thread's storage is written only by the
+// thread-local storage, which holds its id already, one word (virtual_state.h): the id, the
+// wait's source and its start. Noting a wait and ending it allocates nothing and takes no lock
+// of the agent's, and shares nothing: a virtual thread's storage is written only by the
 // carrier it runs on, and it runs on one carrier at a time. Each carrier keeps a copy of its
-// mounted virtual thread's word (read at the mount anyway), so a park costs one JVMTI write
-// at its unmount and one at its mount, a monitor wait one at its start and one at its end.
+// mounted virtual thread's word (read at the mount anyway), so a park costs one JVMTI write at
+// its unmount and one at its mount, a monitor wait one at its start and one at its end. A wait
+// that lasted the threshold then pays for its event as the platform path's does (lock_trace.h):
+// its stack (a JVMTI walk into a new vector), its lock's class name (interned under the
+// names' mutex, allocated once per class) and its place in the trace's queue (under its mutex).
 //
 //   parks: VirtualThreadUnmount notes the start (source Park) unless a monitor wait is under
 //     way already; the next VirtualThreadMount ends it: when it lasted the threshold and the
@@ -24,8 +23,11 @@
 //     wait, a yield, a park without blocker, which unmount alike and cannot be told apart: no
 //     event. A pinned virtual thread parks its carrier in Unsafe.park: the platform path's.
 //   monitors: the monitor callbacks come on the virtual thread while it is mounted (before it
-//     unmounts, after it is mounted again): begin/end below take them when the carrier's slot
-//     says a virtual thread is mounted.
+//     unmounts, after it is mounted again), their `thread` the virtual thread: begin/end below
+//     take a callback when JNI's IsVirtualThread says its `thread` is virtual, whatever the
+//     carrier's slot says (the carrier's own monitors stay the platform path's, even while a
+//     virtual thread is mounted on it). A virtual thread mounted before this session began has
+//     no id of the session's until its next mount: its monitor waits until then are not recorded.
 // The event's thread is the virtual thread, its stack the virtual thread's (GetStackTrace of
 // the virtual thread), its annotation and the collection-time filter the carrier's, as for
 // every event of a mounted virtual thread. The owner look (lock_owners.h) reads the carriers'
@@ -39,21 +41,23 @@
 #include <string>
 
 #include "agent/lock_trace.h"
+#include "agent/virtual_state.h"
 
 namespace stackscope::agent {
 
 class VirtualWaits {
  public:
-  VirtualWaits(jvmtiEnv* jvmti, LockTrace& trace) : jvmti_(jvmti), trace_(trace) {}
+  // `epoch`: the session's (ThreadTracker::virtualEpoch), which marks the words written.
+  VirtualWaits(jvmtiEnv* jvmti, LockTrace& trace, const VirtualEpoch& epoch) : jvmti_(jvmti), trace_(trace), epoch_(epoch) {}
 
   // The mount events (virtual_threads.h), on the carrier: `vthread` is unmounted / mounted.
-  // `stored`: its thread-local storage word, as the tracker read it at the mount.
+  // `stored`: its thread-local storage word, as the tracker left it at the mount (this session's).
   void onUnmount(jthread vthread);
   void onMount(JNIEnv* jni, jthread vthread, uint64_t stored);
 
-  // A monitor wait of the calling thread begins / ends (the monitor callbacks). False when
-  // the calling thread is not a mounted virtual thread: the platform path's (LockTrace).
-  bool begin(jthread thread, WaitSource source);
+  // A monitor wait of the calling thread, `thread`, begins / ends (the monitor callbacks).
+  // False when `thread` is not a virtual thread: the platform path's (LockTrace).
+  bool begin(JNIEnv* jni, jthread thread, WaitSource source);
   bool end(JNIEnv* jni, jthread thread, jobject monitor);
 
  private:
@@ -71,6 +75,7 @@ class VirtualWaits {
 
   jvmtiEnv* const jvmti_;
   LockTrace& trace_;
+  const VirtualEpoch& epoch_;
 };
 
 }  // namespace stackscope::agent
