@@ -33,7 +33,8 @@ const std::array<EventKindInfo, kEventKindCount> kKinds{{
     {EventKind::Wait, "wait", "waits for conditions (Object.wait, park on a condition, queue, future)",
      {{"time", Nanoseconds, Amount, 0}, {"count", Count, Weight}}},
     {EventKind::Exception, "exception", "exceptions thrown", {{"count", Count, Weight}}},
-    {EventKind::Gc, "gc", "garbage collections", {{"count", Count, Weight}, {"time", Nanoseconds, Amount, 0}}},
+    // A collection is the process's: no thread, no stack.
+    {EventKind::Gc, "gc", "garbage collections", {{"count", Count, Weight}, {"time", Nanoseconds, Amount, 0}}, "gc"},
     // One event per class of a class histogram, whose stack is the class's frame.
     {EventKind::Histogram, "histogram", "class histograms (objects in the heap per class)",
      {{"bytes", Bytes, Amount, 1}, {"instances", Count, Amount, 0}}},

@@ -55,6 +55,9 @@ struct EventKindInfo {
   const char* name;  // as --event takes it
   const char* what;  // for people: "CPU time samples"
   std::vector<MetricInfo> metrics;  // the first with the name "samples", or else the first, is the default
+  // Set when the kind's events carry no stack (the stack views have nothing to show of them):
+  // the view that shows them, as --view takes it.
+  const char* stackless_view = nullptr;
 };
 
 std::span<const EventKindInfo> eventKinds();

@@ -83,6 +83,14 @@ std::vector<std::string> selectionNotes(const Selection& selection, const Record
     if (statusSeries(recording, selection, {}).empty()) notes.push_back("the selected time holds no status report");
     return notes;
   }
+  // A kind without stacks leaves the stack views empty whatever is selected: say where it shows.
+  const bool stack_view = view == ResourceType::Methods || view == ResourceType::Tree || view == ResourceType::Graph ||
+                          view == ResourceType::Callers;
+  if (const char* own_view = eventKindInfo(kind).stackless_view; stack_view && own_view) {
+    notes.push_back(std::string(eventKindName(kind)) + " events carry no stack: the " + resourceTypeName(view) +
+                    " view has nothing to show of them; see --view " + own_view);
+    return notes;
+  }
   // Without the gc trace the gc view says so itself.
   if (view == ResourceType::Gc && kind != EventKind::Gc) return notes;
   if (!keepsAny(selection, recording, kind)) notes.push_back(emptinessReason(selection, recording, kind));

@@ -112,5 +112,43 @@ TEST_F(EmptySelection, TheStatusViewNotesMissingReportsAndFiltersThatDoNotApply)
   expectNote("report ref.ssr --view status --where user=u1", "status reports are process-wide");
 }
 
+
+// Collections carry no stack: the views of stacks say so and point to the gc view, which
+// shows them; a kind with stacks (cpu) and the gc view itself have nothing to say.
+TEST_F(EmptySelection, TheStackViewsOfGcEventsSayTheyHaveNoStacks) {
+  format::RecordingWriter w;
+  ASSERT_TRUE(w.open(dir_.file("gc.ssr")));
+  writeTestInfo(w, "cpu,gc", 0, 1);
+  w.writeThread({1, "main", 11, 1});
+  format::MethodRecord main;
+  main.id = 1;
+  main.class_name = w.internString("app.Main");
+  main.method_name = w.internString("main");
+  main.signature = w.internString("()V");
+  w.writeMethod(main);
+  const format::Frame frame{1, 0};
+  const uint32_t stack = w.internStack(&frame, 1);
+  const uint32_t young = w.internString("young"), cause = w.internString("Allocation Failure");
+  for (int64_t t : {10, 20, 30, 40}) w.writeSample({t * kMs, 1, stack, format::ThreadState::Running, 1});
+  w.writeGc({15 * kMs, 2 * kMs, young, cause});
+  w.writeGc({35 * kMs, 3 * kMs, young, cause});
+  ASSERT_TRUE(w.finish(50 * kMs));
+
+  for (const char* view : {"methods", "tree", "graph", "methods[app.Main.main]/callers"}) {
+    const std::string name = std::string(view).ends_with("/callers") ? "callers" : view;
+    expectNote("report gc.ssr --event gc --view '" + std::string(view) + "'",
+               "gc events carry no stack: the " + name + " view has nothing to show of them; see --view gc");
+  }
+  const CliResult methods = run("report gc.ssr --event gc --json --no-cache");
+  ASSERT_EQ(methods.exit_code, 0) << methods.err;
+  EXPECT_EQ(nlohmann::json::parse(methods.out).at("methods").size(), 0u) << methods.out;
+  for (const char* args : {"report gc.ssr --view gc --no-cache", "report gc.ssr --event cpu --no-cache",
+                           "report gc.ssr --event cpu --view 'methods[app.Main.main]/callers' --no-cache"}) {
+    const CliResult quiet = run(args);
+    EXPECT_EQ(quiet.exit_code, 0) << args << "\n" << quiet.err;
+    EXPECT_EQ(quiet.err, "") << args;
+  }
+}
+
 }  // namespace
 }  // namespace stackscope::testing
