@@ -118,20 +118,7 @@ TEST_F(EmptySelection, TheStatusViewNotesMissingReportsAndFiltersThatDoNotApply)
 TEST_F(EmptySelection, TheStackViewsOfGcEventsSayTheyHaveNoStacks) {
   format::RecordingWriter w;
   ASSERT_TRUE(w.open(dir_.file("gc.ssr")));
-  writeTestInfo(w, "cpu,gc", 0, 1);
-  w.writeThread({1, "main", 11, 1});
-  format::MethodRecord main;
-  main.id = 1;
-  main.class_name = w.internString("app.Main");
-  main.method_name = w.internString("main");
-  main.signature = w.internString("()V");
-  w.writeMethod(main);
-  const format::Frame frame{1, 0};
-  const uint32_t stack = w.internStack(&frame, 1);
-  const uint32_t young = w.internString("young"), cause = w.internString("Allocation Failure");
-  for (int64_t t : {10, 20, 30, 40}) w.writeSample({t * kMs, 1, stack, format::ThreadState::Running, 1});
-  w.writeGc({15 * kMs, 2 * kMs, young, cause});
-  w.writeGc({35 * kMs, 3 * kMs, young, cause});
+  writeGcRecordingStart(w);
   ASSERT_TRUE(w.finish(50 * kMs));
 
   for (const char* view : {"methods", "tree", "graph", "methods[app.Main.main]/callers"}) {

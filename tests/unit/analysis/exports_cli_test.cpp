@@ -135,14 +135,7 @@ TEST_F(ExportsCli, SpeedscopeFileFollowsTheFormat) {
 TEST_F(ExportsCli, ChromeTraceHasTheCollectionsAndMarkersOnATimeAxis) {
   format::RecordingWriter w;
   ASSERT_TRUE(w.open(dir_.file("gc.ssr")));
-  writeTestInfo(w, "cpu,gc", 0, 1);
-  w.writeThread({1, "main", 11, 1});
-  const format::Frame frame{1, 0};
-  const uint32_t stack = w.internStack(&frame, 1);
-  const uint32_t young = w.internString("young"), cause = w.internString("Allocation Failure");
-  for (int64_t t : {10, 20, 30, 40}) w.writeSample({t * kMs, 1, stack, format::ThreadState::Running, 1});
-  w.writeGc({15 * kMs, 2 * kMs, young, cause});
-  w.writeGc({35 * kMs, 3 * kMs, young, cause});
+  writeGcRecordingStart(w);
   w.writeMarker({25 * kMs, 1, format::MarkerKind::Point, w.internString("checkpoint")});
   ASSERT_TRUE(w.finish(50 * kMs));
 

@@ -91,6 +91,18 @@ void writeTestInfo(RecordingWriter& w, const std::string& mode, int64_t status_i
   w.writeInfo(info);
 }
 
+void writeGcRecordingStart(RecordingWriter& w) {
+  writeTestInfo(w, "cpu,gc", 0, 1);
+  w.writeThread({1, "main", 11, 1});
+  method(w, 1, "app.Main", "main", "()V");
+  const Frame frame{1, 0};
+  const uint32_t stack = w.internStack(&frame, 1);
+  const uint32_t young = w.internString("young"), cause = w.internString("Allocation Failure");
+  for (int64_t t : {10, 20, 30, 40}) w.writeSample({t * kMs, 1, stack, format::ThreadState::Running, 1});
+  w.writeGc({15 * kMs, 2 * kMs, young, cause});
+  w.writeGc({35 * kMs, 3 * kMs, young, cause});
+}
+
 void writeReferenceRecording(const std::string& path, bool finish) {
   RecordingWriter w;
   if (!w.open(path)) throw std::runtime_error(w.lastError());

@@ -45,6 +45,11 @@ void writeReferenceRecording(const std::string& path, bool finish = true);
 // started 2024-05-01 12:00:00 UTC by a JDK 17 with process id `pid`.
 void writeTestInfo(format::RecordingWriter& w, const std::string& mode, int64_t status_interval_ns, int64_t pid);
 
+// A cpu,gc recording started in `w` (opened), for the caller to add to and finish: thread 1
+// "main" running app.Main.main (method 1) at 10, 20, 30 and 40ms, and two young collections
+// (Allocation Failure), at 15ms for 2ms and at 35ms for 3ms.
+void writeGcRecordingStart(format::RecordingWriter& w);
+
 std::string readFile(const std::string& path);
 void writeFile(const std::string& path, const std::string& content);
 
