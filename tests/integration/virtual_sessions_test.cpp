@@ -30,9 +30,9 @@ std::vector<std::string> threadsRunning(const std::string& path, const std::stri
 
 bool startsWith(const std::string& text, const std::string& prefix) { return text.rfind(prefix, 0) == 0; }
 
-// Every thread that ran `method` in `path` is one of the virtual threads named `prefix`N, or a
-// carrier that ran before the session began: the session does not see what such a carrier
-// mounts (README), so its samples of a virtual thread stay the carrier's. At least one is.
+// Every thread that ran `method` in `path` is one of the threads named `prefix`N, or a carrier
+// sampled before the session saw its virtual thread's mount (one mounted when the session
+// began): its samples of that virtual thread stay the carrier's. At least one is.
 void expectRunBy(const std::string& path, const std::string& method, const std::string& prefix) {
   const std::vector<std::string> names = threadsRunning(path, kSessions + method);
   EXPECT_TRUE(std::any_of(names.begin(), names.end(), [&](const std::string& n) { return startsWith(n, prefix); }))
