@@ -97,6 +97,7 @@ struct ThreadSlot {
   uint64_t last_look_tick = 0;  // the sampler's tick of its last look (owed: the ticks since)
   uint64_t last_rename_tick = 0;
   bool scheduled = false;       // the sampler knows the thread (last_look_tick is meaningful)
+  bool look_given_up = false;   // its last look was given up for a late tick (wall_sampler.cpp)
 
   // Callbacks and the wall sampler's rename check (registry mutex).
   jthread thread_ref = nullptr;  // JNI global reference

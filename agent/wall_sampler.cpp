@@ -140,11 +140,17 @@ void WallSampler::tick(JNIEnv* jni) {
     if (generation != schedule_generation_) reschedule(slots);
     schedule_generation_ = generation;
     // A thread not due is not even touched: its next look is in this compact array.
-    for (Scheduled& entry : schedule_) {
-      if (held_) break;
+    const size_t count = schedule_.size();
+    for (size_t n = 0; n < count; ++n) {
+      const size_t at = (schedule_start_ + n) % count;
+      Scheduled& entry = schedule_[at];
       if (entry.next_look > tick_) continue;
       ThreadSlot& slot = *entry.slot;
       sampleThread(slot, pid, time_ns);
+      if (held_) {  // this thread's look was given up: the next tick begins with it
+        schedule_start_ = at;
+        break;
+      }
       entry.next_look = slot.next_look_tick;
       // Each thread's name about once a second.
       if (tick_ - slot.last_rename_tick >= rename_period_) {
@@ -228,12 +234,16 @@ void WallSampler::sampleThread(ThreadSlot& slot, pid_t pid, int64_t time_ns) {
     lost_.add(format::LostReason::ThreadExiting);
     return;
   }
-  // A stack taken now would stand for a tick it was not in (held_).
-  if (monotonicNs() - tick_start_ns_ >= interval_ns_) {
+  // A stack taken now would stand for a tick it was not in (held_): the look is given up, but
+  // not twice in a row. A sampler starved of CPU at every tick (a loaded machine) would
+  // otherwise never look at a running thread again, and lose its whole life at its end.
+  if (monotonicNs() - tick_start_ns_ >= interval_ns_ && !slot.look_given_up) {
     held_ = true;
+    slot.look_given_up = true;
     slot.last_look_tick = tick_ - 1;
     return;
   }
+  slot.look_given_up = false;
   // A carrier running a virtual thread: JVMTI calls the carrier waiting, but the sample will
   // be the virtual thread's, running if the kernel can run the carrier (virtual_threads.h).
   const uint32_t vthread = slot.mounted_vthread.load(std::memory_order_acquire);

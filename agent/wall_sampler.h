@@ -127,6 +127,10 @@ class WallSampler {
     ThreadSlot* slot;
   };
   std::vector<Scheduled> schedule_;
+  // Where the next tick's looks begin: at the thread a held tick gave up on (held_), so that
+  // on a machine slow enough to hold every tick the threads late in schedule_ are not the
+  // ones never looked at (their whole life lost as thread_exiting at their end).
+  size_t schedule_start_ = 0;
   uint64_t schedule_generation_ = UINT64_MAX;
   std::vector<jvmtiFrameInfo> frames_;  // a foreign thread's stack, before it goes to the ring
   std::vector<RepeatEntry> repeats_;  // this tick's idle threads
