@@ -15,7 +15,11 @@ void GcClock::onStart(int64_t now_ns) {
 void GcClock::onFinish(int64_t now_ns) {
   const int64_t start = start_ns_.load(std::memory_order_relaxed);
   sequence_.fetch_add(1, std::memory_order_acq_rel);
-  if (start != 0 && now_ns > start) total_ns_.fetch_add(static_cast<uint64_t>(now_ns - start), std::memory_order_relaxed);
+  if (start != 0 && now_ns > start) {
+    total_ns_.fetch_add(static_cast<uint64_t>(now_ns - start), std::memory_order_relaxed);
+    last_start_ns_.store(start, std::memory_order_relaxed);
+    last_end_ns_.store(now_ns, std::memory_order_relaxed);
+  }
   start_ns_.store(0, std::memory_order_relaxed);
   sequence_.fetch_add(1, std::memory_order_release);
   count_.fetch_add(1, std::memory_order_relaxed);
@@ -29,6 +33,19 @@ int64_t GcClock::timeNsUntil(int64_t now_ns) const {
     std::atomic_thread_fence(std::memory_order_acquire);
     if ((before & 1) == 0 && sequence_.load(std::memory_order_relaxed) == before) {
       return total + (start != 0 && now_ns > start ? now_ns - start : 0);
+    }
+  }
+}
+
+bool GcClock::activeAt(int64_t at_ns) const {
+  for (;;) {
+    const uint32_t before = sequence_.load(std::memory_order_acquire);
+    const int64_t start = start_ns_.load(std::memory_order_relaxed);
+    const int64_t last_start = last_start_ns_.load(std::memory_order_relaxed);
+    const int64_t last_end = last_end_ns_.load(std::memory_order_relaxed);
+    std::atomic_thread_fence(std::memory_order_acquire);
+    if ((before & 1) == 0 && sequence_.load(std::memory_order_relaxed) == before) {
+      return (start != 0 && start <= at_ns) || (last_end != 0 && last_start <= at_ns && at_ns < last_end);
     }
   }
 }

@@ -49,6 +49,10 @@ class GcClock {
   uint64_t count() const { return count_.load(std::memory_order_relaxed); }
   // Whether a collection is running now.
   bool active() const { return start_ns_.load(std::memory_order_relaxed) != 0; }
+  // Whether a collection was running at `at_ns` (not later than now): the one running now, or
+  // the last one that finished. A sampler woken after a short collection ended (its wake
+  // delayed by the collection itself, or by an idle CPU's) can still tell that its tick fell in it.
+  bool activeAt(int64_t at_ns) const;
   // GC time of the collections that finished.
   uint64_t timeNs() const { return total_ns_.load(std::memory_order_relaxed); }
   // GC time up to `now_ns`, a collection still running included. Any thread.
@@ -58,6 +62,8 @@ class GcClock {
   // Odd while the writer changes start and total: a reader tries again (a seqlock).
   std::atomic<uint32_t> sequence_{0};
   std::atomic<int64_t> start_ns_{0};  // of the running collection, 0 = none
+  std::atomic<int64_t> last_start_ns_{0};  // of the last collection that finished
+  std::atomic<int64_t> last_end_ns_{0};
   std::atomic<uint64_t> total_ns_{0};
   std::atomic<uint64_t> count_{0};
 };

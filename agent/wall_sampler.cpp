@@ -46,6 +46,7 @@ void WallSampler::run(void* self_ptr, JNIEnv* jni, AgentThread& thread) {
   int64_t next = monotonicNs() + self.interval_ns_;
   self.pause_mark_ = self.pauseMark();
   while (thread.sleepUntil(next)) {
+    self.tick_due_ns_ = next;
     self.tick(jni);
     next += self.interval_ns_;
     const int64_t now = monotonicNs();
@@ -124,7 +125,7 @@ void WallSampler::gcTick(int64_t time_ns) {
 void WallSampler::tick(JNIEnv* jni) {
   tick_start_ns_ = monotonicNs();
   held_ = false;
-  gc_ticked_ = gc_.active();
+  gc_ticked_ = gc_.activeAt(tick_due_ns_);
   const int64_t time_ns = tick_start_ns_ - start_ns_;
   const pid_t pid = getpid();
   ++tick_;

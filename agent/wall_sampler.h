@@ -115,6 +115,7 @@ class WallSampler {
   AgentThread thread_;
   uint64_t tick_ = 0;  // ticks due so far (a late sampler skips some: owed, see oweSkippedTicks)
   int64_t tick_start_ns_ = 0;  // monotonic
+  int64_t tick_due_ns_ = 0;    // when this tick was due (monotonic): the sampler may wake later
   // This tick's look at a thread returned more than an interval after the tick began: a
   // pause held the sampler (or it waited for a CPU). That thread and the ones after it keep
   // this tick owed, for the pause's account (creditStoppedTicks) or their last state.

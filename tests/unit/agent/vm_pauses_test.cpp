@@ -29,6 +29,28 @@ TEST(GcClock, CountsFinishedCollectionsAndTheOneRunning) {
   EXPECT_EQ(gc.count(), 2u);
 }
 
+// A tick due inside a collection is a gc tick even when the sampler wakes after its end: the
+// last finished collection still tells, a running one from its start, and nothing else does.
+TEST(GcClock, TellsWhetherAPastMomentFellInACollection) {
+  GcClock gc;
+  EXPECT_FALSE(gc.activeAt(50));
+  gc.onStart(100);
+  EXPECT_FALSE(gc.activeAt(99));
+  EXPECT_TRUE(gc.activeAt(100));
+  EXPECT_TRUE(gc.activeAt(150));
+  gc.onFinish(180);
+  EXPECT_TRUE(gc.activeAt(150));   // woken at 200, due at 150: in it
+  EXPECT_FALSE(gc.activeAt(180));  // its end
+  EXPECT_FALSE(gc.activeAt(90));   // before it
+  gc.onStart(1000);
+  EXPECT_TRUE(gc.activeAt(1005));
+  EXPECT_TRUE(gc.activeAt(150));   // still the last finished one
+  EXPECT_FALSE(gc.activeAt(500));  // between the two
+  gc.onFinish(1010);
+  EXPECT_FALSE(gc.activeAt(150));  // only the last finished one is kept
+  EXPECT_TRUE(gc.activeAt(1009));
+}
+
 // A PerfData block: the prologue, then one entry per counter (name, then an 8-byte value).
 class FakePerfData {
  public:
