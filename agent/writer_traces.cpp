@@ -116,7 +116,7 @@ uint32_t WriterThread::internRawStack(JNIEnv* jni, uint32_t top, std::span<const
   if (top != 0) frames_.push_back({top, -1});
   for (size_t i = skip; i < frames.size(); ++i) frames_.push_back(frameOf(jni, frames[i]));
   // A full walk may have been cut: say so where the missing (outer) frames would be.
-  if (frames.size() == kMaxFrames) frames_.push_back({methods_.truncatedId(), -1});
+  if (frames.size() == kMaxFrames && frames.back().bci != kFrozenCallersBci) frames_.push_back({methods_.truncatedId(), -1});
   return in_.writer->internStack(frames_.data(), frames_.size());
 }
 

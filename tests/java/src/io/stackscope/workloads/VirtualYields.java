@@ -1,0 +1,56 @@
+package io.stackscope.workloads;
+
+import java.lang.reflect.Method;
+
+/**
+ * Virtual threads (JDK 21+) that yield between bursts of CPU deep in their stacks: args[0]
+ * threads (default 4), for args[1] ms of wall time (default 1500). Each descends 40 calls
+ * (descend) before it loops: burn(), then Thread.yield(), which unmounts it. Mounted again, it
+ * runs with only its top frames back on the carrier's stack (HotSpot thaws a large stack
+ * lazily), the descend frames frozen below them. Truth by construction: every frame of a
+ * virtual thread's sample lies above java.lang.VirtualThread.run. Built for Java 17 (virtual
+ * threads through reflection); without them it prints "no virtual threads". Prints "yields N".
+ */
+public final class VirtualYields {
+    static final int DEPTH = 40;
+
+    public static void main(String[] args) throws Exception {
+        int count = (int) Cpu.millis(args, 0, 4);
+        long end = System.nanoTime() + Cpu.millis(args, 1, 1500) * 1_000_000L;
+        Method start;
+        try {
+            start = Thread.class.getMethod("startVirtualThread", Runnable.class);
+        } catch (NoSuchMethodException e) {
+            System.out.println("no virtual threads");
+            return;
+        }
+        Thread[] threads = new Thread[count];
+        for (int i = 0; i < count; i++) {
+            threads[i] = (Thread) start.invoke(null, (Runnable) () -> descend(DEPTH, end));
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        System.out.println("yields " + count);
+    }
+
+    static void descend(int depth, long end) {
+        if (depth > 0) {
+            descend(depth - 1, end);
+            return;
+        }
+        while (System.nanoTime() < end) {
+            burn();
+            Thread.yield();
+        }
+    }
+
+    static void burn() {
+        long x = 1;
+        for (int i = 0; i < 200_000; i++) {
+            x = x * 6364136223846793005L + 1442695040888963407L;
+            x ^= x >>> 29;
+        }
+        Cpu.sink = x;
+    }
+}
