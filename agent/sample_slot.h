@@ -29,9 +29,6 @@ inline constexpr int32_t kStubFrameBci = INT32_MIN;
 // A native frame (mixed mode, native_threads.h): `method` holds a code address, the pc of the
 // innermost frame or a return address minus one (inside the call), symbolized by the writer.
 inline constexpr int32_t kNativeFrameBci = INT32_MIN + 1;
-// Where a virtual thread's walk stepped over its frozen outer frames (carrier_frames.h): the
-// writer puts it as the outermost frame, the pseudo-method "[frozen callers]"; `method` null.
-inline constexpr int32_t kFrozenCallersBci = INT32_MIN + 2;
 
 struct RepeatEntry {
   uint32_t thread;

@@ -232,24 +232,7 @@ void WriterThread::drainRing(JNIEnv* jni) {
 
 void WriterThread::writeStack(JNIEnv* jni, const SampleSlot& slot) {
   ensureThreadRecord(slot.thread);
-  // A virtual thread's stack ends where its carrier's begins, or where its walk stepped over
-  // its frozen frames (carrier_frames.h).
-  uint16_t count = slot.count;
-  bool frozen_callers = false;
-  if (slot.carrier != 0) {
-    for (uint16_t i = 0; i < slot.count; ++i) {
-      const RawFrame& frame = slot.frames[i];
-      if (frame.bci == kStubFrameBci || frame.bci == kNativeFrameBci) continue;
-      const CarrierFrames::Kind kind = carrier_frames_.kindOf(jni, frame.method);
-      if (kind != CarrierFrames::Kind::Other) {
-        count = i;
-        frozen_callers = kind == CarrierFrames::Kind::CarrierSide;
-        break;
-      }
-    }
-  }
-  raw_frames_.assign(slot.frames, slot.frames + count);
-  if (frozen_callers) raw_frames_.push_back({kFrozenCallersBci, nullptr});
+  raw_frames_.assign(slot.frames, slot.frames + slot.count);
   // Only platform threads are repeated; virtual ones, maybe millions, are not remembered.
   const bool keeps_frames = slot.carrier == 0 && in_.options->mode == SampleMode::Wall;
   // Naming every frame and walking the prefix tree was most of the writer's work per sample;
@@ -275,7 +258,6 @@ format::Frame WriterThread::frameOf(JNIEnv* jni, const RawFrame& raw) {
     return {methods_.stubId(in_.code_regions->name(region)), -1};
   }
   if (raw.bci == kNativeFrameBci) return {methods_.nativeId(reinterpret_cast<uintptr_t>(raw.method)), -1};
-  if (raw.bci == kFrozenCallersBci) return {methods_.namedId("[frozen callers]"), -1};
   return {methods_.idFor(jni, raw.method), raw.bci};
 }
 

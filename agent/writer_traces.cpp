@@ -114,9 +114,19 @@ uint32_t WriterThread::traceStack(JNIEnv* jni, uint32_t top, std::span<const Raw
 uint32_t WriterThread::internRawStack(JNIEnv* jni, uint32_t top, std::span<const RawFrame> frames, size_t skip) {
   frames_.clear();
   if (top != 0) frames_.push_back({top, -1});
-  for (size_t i = skip; i < frames.size(); ++i) frames_.push_back(frameOf(jni, frames[i]));
+  // A continuation's frames (a virtual thread's) end where its carrier's begin, or where the
+  // walk stepped over those still frozen in the heap, which the stack says (carrier_frames.h).
+  // Here, not per event: a stack seen before is found by its raw frames (traceStack).
+  for (size_t i = skip; i < frames.size(); ++i) {
+    const RawFrame& raw = frames[i];
+    const bool java = raw.bci != kStubFrameBci && raw.bci != kNativeFrameBci;
+    const CarrierFrames::Kind kind = java ? carrier_frames_.kindOf(jni, raw.method) : CarrierFrames::Kind::Other;
+    if (kind == CarrierFrames::Kind::CarrierSide) frames_.push_back({methods_.namedId("[frozen callers]"), -1});
+    if (kind != CarrierFrames::Kind::Other) return in_.writer->internStack(frames_.data(), frames_.size());
+    frames_.push_back(frameOf(jni, raw));
+  }
   // A full walk may have been cut: say so where the missing (outer) frames would be.
-  if (frames.size() == kMaxFrames && frames.back().bci != kFrozenCallersBci) frames_.push_back({methods_.truncatedId(), -1});
+  if (frames.size() == kMaxFrames) frames_.push_back({methods_.truncatedId(), -1});
   return in_.writer->internStack(frames_.data(), frames_.size());
 }
 
