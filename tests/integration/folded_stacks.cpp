@@ -7,8 +7,10 @@
 
 namespace it {
 
-std::vector<FoldedStack> foldedStacks(const std::string& path, const std::string& where) {
-  ProcessResult folded = run({STACKSCOPE_BIN, "export", path, "--format", "collapsed", "--where", where, "-o", "-"});
+std::vector<FoldedStack> foldedStacks(const std::string& path, const std::string& where, const std::string& event) {
+  std::vector<std::string> args{STACKSCOPE_BIN, "export", path, "--format", "collapsed", "--where", where, "-o", "-"};
+  if (!event.empty()) args.insert(args.end(), {"--event", event});
+  ProcessResult folded = run(args);
   EXPECT_EQ(folded.exit_code, 0) << folded.err;
   std::vector<FoldedStack> stacks;
   std::istringstream lines(folded.out);

@@ -12,8 +12,9 @@ struct FoldedStack {
   double samples = 0;
 };
 
-// The stacks of the threads `where` selects (a --where expression) in the recording at `path`.
-std::vector<FoldedStack> foldedStacks(const std::string& path, const std::string& where);
+// The stacks of the threads `where` selects (a --where expression) in the recording at `path`,
+// of the events `event` names (the recording's own when empty).
+std::vector<FoldedStack> foldedStacks(const std::string& path, const std::string& where, const std::string& event = "");
 
 // The frames from the outermost Java frame in: without the native frames mixed mode shows below
 // it (__clone3 ... "[stub] call_stub", the outermost call into Java: mixed_mode_below_test.cpp

@@ -61,40 +61,62 @@ TEST_F(VirtualThreads, CpuBoundVirtualThreadsRunWithTheirOwnStacks) {
   EXPECT_GE(virtual_running, 0.9 * samples) << threads.dump(1);
 }
 
-// VirtualYields: four virtual threads 40 calls deep burn CPU and yield, so each is mounted
-// again with only its top frames thawed (carrier_frames.h). Truth by construction: a virtual
-// thread's frames all lie above java.lang.VirtualThread.run, so a sample either reaches it or
-// says where its walk stopped, with "[frozen callers]" as its outermost frame and above it only
-// the frames thawed since: descend (the innermost one, which yields) and burn.
-TEST_F(VirtualThreads, AStackThawedLazilyEndsWithItsFrozenCallers) {
-  ProcessResult rec = record({"-e", "cpu", "-i", "1ms"}, file("y.ssr"), "VirtualYields", {"4", "1500"});
-  ASSERT_EQ(rec.exit_code, 0) << rec.err;
-  if (rec.out.find("no virtual threads") != std::string::npos) {
-    GTEST_SKIP() << "this JDK has no virtual threads (JDK 21+ needed)";
-  }
-  const std::string burn = kWorkloads + "VirtualYields.burn";
-  const std::string descend = kWorkloads + "VirtualYields.descend";
+// VirtualYields: four virtual threads 40 calls deep burn CPU, throw one exception and yield,
+// so each is mounted again with only its top frames thawed (carrier_frames.h). Truth by
+// construction: a virtual thread's frames all lie above java.lang.VirtualThread.run, so a
+// stack either reaches it, with the 41 descend frames, or says where its walk stopped, with
+// "[frozen callers]" as its outermost frame and above it only the frames thawed since: descend
+// (the innermost one, which yields), then burn or fail. No carrier frame in either.
+struct YieldStacks {
   double whole = 0, frozen = 0;
-  for (const FoldedStack& stack : foldedStacks(file("y.ssr"), "thread='<virtual*'")) {
+};
+
+YieldStacks checkYieldStacks(const std::string& path, const std::string& event, const std::string& top_frame) {
+  const std::string descend = kWorkloads + "VirtualYields.descend";
+  YieldStacks counts;
+  for (const FoldedStack& stack : foldedStacks(path, "thread='<virtual*'", event)) {
     const std::vector<std::string>& frames = stack.frames;
-    const auto top = std::find(frames.begin(), frames.end(), burn);
+    const auto top = std::find(frames.begin(), frames.end(), top_frame);
     if (top == frames.end()) continue;
+    for (const std::string& frame : frames) {
+      EXPECT_EQ(frame.find("jdk.internal.vm.Continuation"), std::string::npos) << describe(stack);
+      EXPECT_EQ(frame.find("java.util.concurrent.ForkJoin"), std::string::npos) << describe(stack);
+    }
     if (frames.front() == "[frozen callers]") {
-      frozen += stack.samples;
+      counts.frozen += stack.samples;
       EXPECT_GE(top - frames.begin(), 2) << describe(stack);
       EXPECT_TRUE(std::all_of(frames.begin() + 1, top, [&](const std::string& f) { return f == descend; })) << describe(stack);
     } else {
-      whole += stack.samples;
+      counts.whole += stack.samples;
       EXPECT_NE(std::find(frames.begin(), top, "java.lang.VirtualThread.run"), top) << describe(stack);
       EXPECT_EQ(std::count(frames.begin(), top, descend), 41) << describe(stack);
     }
   }
+  return counts;
+}
+
+TEST_F(VirtualThreads, AStackThawedLazilyEndsWithItsFrozenCallers) {
+  ProcessResult rec = record({"-e", "cpu,exception", "-i", "1ms"}, file("y.ssr"), "VirtualYields", {"4", "1500"});
+  ASSERT_EQ(rec.exit_code, 0) << rec.err;
+  if (rec.out.find("no virtual threads") != std::string::npos) {
+    GTEST_SKIP() << "this JDK has no virtual threads (JDK 21+ needed)";
+  }
+  const size_t thrown_at = rec.out.find("thrown ");
+  ASSERT_NE(thrown_at, std::string::npos) << rec.out;
+  const double thrown = std::stod(rec.out.substr(thrown_at + 7));
+
+  const YieldStacks samples = checkYieldStacks(file("y.ssr"), "cpu", kWorkloads + "VirtualYields.burn");
   // 4 threads on a 2-core machine for 1.5 s at 1 ms: about 3000 samples; a loaded machine
   // gives fewer, so only a floor.
-  EXPECT_GE(whole + frozen, 300) << "whole " << whole << ", frozen " << frozen;
+  EXPECT_GE(samples.whole + samples.frozen, 300) << "whole " << samples.whole << ", frozen " << samples.frozen;
   // HotSpot 21-25 thaws a stack this deep lazily: without frozen samples this test would not
   // have checked the walk over frozen frames at all.
-  EXPECT_GT(frozen, 0) << "whole " << whole;
+  EXPECT_GT(samples.frozen, 0) << "whole " << samples.whole;
+
+  // Every exception fail() threw, each with a stack of the same shape.
+  const YieldStacks exceptions = checkYieldStacks(file("y.ssr"), "exception", kWorkloads + "VirtualYields.fail");
+  EXPECT_EQ(exceptions.whole + exceptions.frozen, thrown) << "whole " << exceptions.whole << ", frozen " << exceptions.frozen;
+  EXPECT_GT(exceptions.frozen, 0) << "whole " << exceptions.whole;
 }
 
 }  // namespace

@@ -7,12 +7,15 @@ import java.lang.reflect.Method;
  * threads (default 4), for args[1] ms of wall time (default 1500). Each descends 40 calls
  * (descend) before it loops: burn(), then Thread.yield(), which unmounts it. Mounted again, it
  * runs with only its top frames back on the carrier's stack (HotSpot thaws a large stack
- * lazily), the descend frames frozen below them. Truth by construction: every frame of a
- * virtual thread's sample lies above java.lang.VirtualThread.run. Built for Java 17 (virtual
- * threads through reflection); without them it prints "no virtual threads". Prints "yields N".
+ * lazily), the descend frames frozen below them. Each burn also throws and catches one
+ * IllegalStateException in fail(). Truth by construction: every frame of a virtual thread's
+ * sample or exception lies above java.lang.VirtualThread.run. Built for Java 17 (virtual
+ * threads through reflection); without them it prints "no virtual threads". Prints
+ * "thrown N", the exceptions fail() threw.
  */
 public final class VirtualYields {
     static final int DEPTH = 40;
+    static final java.util.concurrent.atomic.AtomicLong THROWN = new java.util.concurrent.atomic.AtomicLong();
 
     public static void main(String[] args) throws Exception {
         int count = (int) Cpu.millis(args, 0, 4);
@@ -31,7 +34,7 @@ public final class VirtualYields {
         for (Thread t : threads) {
             t.join();
         }
-        System.out.println("yields " + count);
+        System.out.println("thrown " + THROWN.get());
     }
 
     static void descend(int depth, long end) {
@@ -41,8 +44,17 @@ public final class VirtualYields {
         }
         while (System.nanoTime() < end) {
             burn();
+            try {
+                fail();
+            } catch (IllegalStateException e) {
+                THROWN.incrementAndGet();
+            }
             Thread.yield();
         }
+    }
+
+    static void fail() {
+        throw new IllegalStateException("yield");
     }
 
     static void burn() {
