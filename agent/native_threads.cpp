@@ -215,6 +215,7 @@ void NativeThreads::retireLocked(Entry &entry) {
   ThreadSlot *slot = entry.slot.load(std::memory_order_relaxed);
   stopThreadTimer(*slot);
   entry.tid.store(0, std::memory_order_release);
+  retirements_.fetch_add(1, std::memory_order_acq_rel);
   MetaEvent event;
   event.kind = MetaEvent::Kind::ThreadEnd;
   event.time_ns = monotonicNs() - start_ns_;

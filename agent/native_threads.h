@@ -76,6 +76,9 @@ public:
 
   // The slot sampling thread `tid`, or null. Async-signal-safe.
   ThreadSlot *find(pid_t tid) const;
+  // Moves on whenever a thread's slot is retired (calling_thread.cpp): until it does, what
+  // find() answered a thread is still that thread's slot.
+  uint64_t retirements() const { return retirements_.load(std::memory_order_acquire); }
 
   uint64_t leftOut() const { return left_out_.load(std::memory_order_relaxed); }
 
@@ -114,6 +117,7 @@ private:
   const bool sample_unannounced_;
   Entry *entries_; // kCapacity
   std::atomic<uint64_t> left_out_{0};
+  std::atomic<uint64_t> retirements_{0};
 
   std::mutex mutex_; // the scan and close
   bool closed_ = false;

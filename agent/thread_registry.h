@@ -155,8 +155,10 @@ class ThreadRegistry {
   template <typename Fn>
   void withSlotsLocked(Fn&& fn) {
     std::lock_guard<std::mutex> lock(mutex_);
-    fn(generation_, slots_);
+    fn(generation_.load(std::memory_order_relaxed), slots_);
   }
+  // The same generation, read without the mutex (calling_thread.cpp).
+  uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
 
   // The wall sampler's current tick, for the ticks a thread that ends was owed.
   std::atomic<uint64_t> wall_tick{0};
@@ -178,7 +180,7 @@ class ThreadRegistry {
   std::unordered_map<uint32_t, ThreadSlot*> slots_;
   std::vector<ThreadSlot*> foreign_;  // the foreign ones among slots_ (a few JVM threads)
   bool closed_ = false;
-  uint64_t generation_ = 0;
+  std::atomic<uint64_t> generation_{0};  // written under mutex_
   std::atomic<uint32_t> next_id_{1};
 };
 

@@ -67,15 +67,11 @@ void JNICALL onMount(jvmtiEnv* jvmti, ...) {
   if (g_waits && stored != 0) g_waits->onMount(jni, vthread, stored);
 }
 
-void JNICALL onUnmount(jvmtiEnv* jvmti, ...) {
-  va_list args;
-  va_start(args, jvmti);
-  va_arg(args, JNIEnv*);
-  jthread vthread = va_arg(args, jthread);
-  va_end(args);
+// The virtual thread is the calling thread still: what it needs of it, it reads as the current one.
+void JNICALL onUnmount(jvmtiEnv*, ...) {
   SessionUse use;
   if (!use || !g_tracker) return;
-  if (g_waits) g_waits->onUnmount(vthread);
+  if (g_waits) g_waits->onUnmount();
   g_tracker->onVirtualUnmount();
 }
 

@@ -13,17 +13,20 @@ namespace {
 // waits cost one JVMTI call each (a write), not two. Trusted only while its id is the one the
 // carrier's slot says is mounted (a mount before the lock trace began left none). Every word
 // a mount of this session left is this session's (the tracker replaced an earlier one's).
+// Every caller runs on the virtual thread itself (its mount, unmount and monitor events), so
+// the storage is the current thread's: HotSpot reads that one from the thread's own state,
+// where naming the thread costs a lookup through the threads list.
 thread_local uint64_t t_mounted_state = 0;
 
-uint64_t mountedState(jvmtiEnv* jvmti, jthread vthread, uint32_t mounted_id) {
+uint64_t mountedState(jvmtiEnv* jvmti, uint32_t mounted_id) {
   if (virtualIdOf(t_mounted_state) == mounted_id) return t_mounted_state;
   void* stored = nullptr;
-  if (jvmti->GetThreadLocalStorage(vthread, &stored) != JVMTI_ERROR_NONE) stored = nullptr;
+  if (jvmti->GetThreadLocalStorage(nullptr, &stored) != JVMTI_ERROR_NONE) stored = nullptr;
   return t_mounted_state = reinterpret_cast<uintptr_t>(stored);
 }
 
-void setState(jvmtiEnv* jvmti, jthread vthread, uint64_t state) {
-  jvmti->SetThreadLocalStorage(vthread, reinterpret_cast<void*>(static_cast<uintptr_t>(state)));
+void setState(jvmtiEnv* jvmti, uint64_t state) {
+  jvmti->SetThreadLocalStorage(nullptr, reinterpret_cast<void*>(static_cast<uintptr_t>(state)));
   t_mounted_state = state;
 }
 
@@ -37,19 +40,19 @@ constexpr unsigned bitOf(WaitSource source) { return 1u << static_cast<unsigned>
 
 }  // namespace
 
-void VirtualWaits::onUnmount(jthread vthread) {
+void VirtualWaits::onUnmount() {
   ThreadSlot* carrier = mountedCarrier();
   if (!trace_.ready() || !carrier || carrier->excluded.load(std::memory_order_relaxed)) return;
-  const uint64_t state = mountedState(jvmti_, vthread, carrier->mounted_vthread.load(std::memory_order_relaxed));
+  const uint64_t state = mountedState(jvmti_, carrier->mounted_vthread.load(std::memory_order_relaxed));
   // A monitor wait under way (JDK 24+ unmounts a virtual thread blocked on a monitor) keeps its start.
   if (virtualIdOf(state) == 0 || waitSourceOf(state) != WaitSource::None) return;
-  setState(jvmti_, vthread, withWait(state, WaitSource::Park, monotonicNs()));
+  setState(jvmti_, withWait(state, WaitSource::Park, monotonicNs()));
 }
 
 void VirtualWaits::onMount(JNIEnv* jni, jthread vthread, uint64_t stored) {
   t_mounted_state = stored;
   Finished wait;
-  if (!finish(vthread, stored, bitOf(WaitSource::Park), wait)) return;
+  if (!finish(stored, bitOf(WaitSource::Park), wait)) return;
   const jobject blocker = trace_.parkBlocker(jni, vthread);
   if (!blocker) return;  // a sleep, I/O, a yield or a park without blocker: not told apart
   const std::string* name = trace_.classNameOf(jni, blocker);
@@ -62,8 +65,8 @@ bool VirtualWaits::begin(JNIEnv* jni, jthread thread, WaitSource source) {
   ThreadSlot* carrier = mountedCarrier();
   if (!carrier || !trace_.ready() || carrier->excluded.load(std::memory_order_relaxed)) return true;
   const uint32_t mounted = carrier->mounted_vthread.load(std::memory_order_relaxed);
-  const uint64_t state = mountedState(jvmti_, thread, mounted);
-  if (virtualIdOf(state) == mounted) setState(jvmti_, thread, withWait(state, source, monotonicNs()));
+  const uint64_t state = mountedState(jvmti_, mounted);
+  if (virtualIdOf(state) == mounted) setState(jvmti_, withWait(state, source, monotonicNs()));
   return true;
 }
 
@@ -72,22 +75,22 @@ bool VirtualWaits::end(JNIEnv* jni, jthread thread, jobject monitor) {
   ThreadSlot* carrier = mountedCarrier();
   if (!carrier) return true;
   const uint32_t mounted = carrier->mounted_vthread.load(std::memory_order_relaxed);
-  const uint64_t state = mountedState(jvmti_, thread, mounted);
+  const uint64_t state = mountedState(jvmti_, mounted);
   Finished wait;
   if (virtualIdOf(state) == mounted &&
-      finish(thread, state, bitOf(WaitSource::MonitorEnter) | bitOf(WaitSource::ObjectWait), wait)) {
+      finish(state, bitOf(WaitSource::MonitorEnter) | bitOf(WaitSource::ObjectWait), wait)) {
     const format::WaitKind kind = wait.source == WaitSource::MonitorEnter ? format::WaitKind::Lock : format::WaitKind::Wait;
     keep(thread, wait, kind, trace_.classNameOf(jni, monitor));
   }
   return true;
 }
 
-bool VirtualWaits::finish(jthread vthread, uint64_t state, unsigned sources, Finished& out) {
+bool VirtualWaits::finish(uint64_t state, unsigned sources, Finished& out) {
   if (!trace_.ready()) return false;
   if (!(sources & bitOf(waitSourceOf(state)))) return false;
   const int64_t now = monotonicNs();
   const int64_t waited = waitedNs(state, now);
-  setState(jvmti_, vthread, idleWord(virtualIdOf(state), epoch_));
+  setState(jvmti_, idleWord(virtualIdOf(state), epoch_));
   if (waited < trace_.thresholdNs()) return false;
   out = {virtualIdOf(state), waitSourceOf(state), now - waited, waited};
   return true;

@@ -50,9 +50,10 @@ class VirtualWaits {
   // `epoch`: the session's (ThreadTracker::virtualEpoch), which marks the words written.
   VirtualWaits(jvmtiEnv* jvmti, LockTrace& trace, const VirtualEpoch& epoch) : jvmti_(jvmti), trace_(trace), epoch_(epoch) {}
 
-  // The mount events (virtual_threads.h), on the carrier: `vthread` is unmounted / mounted.
+  // The mount events (virtual_threads.h), on the carrier, whose current thread is still or
+  // already the virtual thread: it is unmounted / `vthread` is mounted.
   // `stored`: its thread-local storage word, as the tracker left it at the mount (this session's).
-  void onUnmount(jthread vthread);
+  void onUnmount();
   void onMount(JNIEnv* jni, jthread vthread, uint64_t stored);
 
   // A monitor wait of the calling thread, `thread`, begins / ends (the monitor callbacks).
@@ -67,9 +68,9 @@ class VirtualWaits {
     int64_t start_ns = 0;  // monotonic
     int64_t duration_ns = 0;
   };
-  // Ends the wait noted in `state` (`vthread`'s) if its source is one of `sources` (bits
-  // 1 << source): clears it, and true when it lasted the threshold.
-  bool finish(jthread vthread, uint64_t state, unsigned sources, Finished& out);
+  // Ends the wait noted in `state` (the calling virtual thread's) if its source is one of
+  // `sources` (bits 1 << source): clears it, and true when it lasted the threshold.
+  bool finish(uint64_t state, unsigned sources, Finished& out);
   // Queues the wait as an event of `kind` (the calling carrier mounts `vthread`).
   void keep(jthread vthread, const Finished& finished, format::WaitKind kind, const std::string* class_name);
 
