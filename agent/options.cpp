@@ -11,9 +11,9 @@ namespace stackscope::agent {
 namespace {
 
 constexpr std::string_view kKnownKeys =
-    "event, interval, file, overwrite, children, native, status, filter, alloc, classes, lock, exception, metrics, histo, "
-    "control, rotate, maxfiles, strict";
-constexpr std::string_view kValueKeys[] = {"event",  "interval", "file",  "overwrite", "children", "native", "status",
+    "event, interval, file, overwrite, children, native, vthreads, status, filter, alloc, classes, lock, exception, "
+    "metrics, histo, control, rotate, maxfiles, strict";
+constexpr std::string_view kValueKeys[] = {"event",  "interval", "file",  "overwrite", "children", "native", "vthreads", "status",
                                            "filter", "alloc",    "classes", "lock",    "exception", "metrics",  "histo",
                                            "control", "rotate", "maxfiles"};
 
@@ -264,6 +264,7 @@ bool applyItem(std::string_view item, Options& options, std::string& why) {
   if (key == "maxfiles") return parseMaxFiles(value, options.max_files, why);
   if (key == "overwrite") return parseYesNo(value, options.overwrite, why);
   if (key == "native") return parseYesNo(value, options.native, why);
+  if (key == "vthreads") return parseYesNo(value, options.vthreads, why);
   if (key == "children") {
     bool follow = false;
     if (!parseYesNo(value, follow, why)) return false;

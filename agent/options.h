@@ -70,6 +70,11 @@ struct Options {
   // (GC, compilers) sampled too. Off with a collection-time filter: those threads have no
   // annotation, and other users pay nothing.
   bool native = true;
+  // JDK 21+: carriers' samples become their virtual threads', and the lock trace follows
+  // those's waits, through the mount events. Off (vthreads=no), HotSpot is never asked to tell
+  // of mounts, which it then does for every switch until the JVM exits, even after a detach
+  // (docs/benchmarks.md, virtual_handoff.sh): a carrier is sampled as itself.
+  bool vthreads = true;
   int64_t status_interval_ns = 1'000'000'000;  // 1s
   int64_t alloc_interval = 512 * 1024;  // bytes: JVMTI heap sampling's mean interval
   std::vector<std::string> classes;     // the alloc trace's class globs; empty: every class

@@ -92,13 +92,12 @@ void addTraceCapabilities(jvmtiCapabilities& into, const jvmtiCapabilities& more
   std::memcpy(&into, a, sizeof a);
 }
 
-jvmtiCapabilities baseCapabilities(jvmtiEnv* jvmti) {
+jvmtiCapabilities baseCapabilities() {
   jvmtiCapabilities caps{};
   caps.can_generate_compiled_method_load_events = 1;
   caps.can_get_source_file_name = 1;
   caps.can_get_line_numbers = 1;
   caps.can_generate_garbage_collection_events = 1;
-  requestVirtualThreadSupport(jvmti, caps);
   return caps;
 }
 
@@ -108,10 +107,11 @@ jvmtiCapabilities baseCapabilities(jvmtiEnv* jvmti) {
 // can_get_current_contended_monitor, can_generate_early_vmstart): a trace that cannot do
 // without one (exception=thrown) is taken out of `options`, named in `dropped`.
 bool addCapabilities(jvmtiEnv* jvmti, Options& options, bool startup, std::string& dropped, std::string& error) {
-  jvmtiCapabilities caps = baseCapabilities(jvmti);
+  jvmtiCapabilities caps = baseCapabilities();
   // Thread.start0's wrapper, whatever the traces (thread_parents.h): start0 is bound while the
   // JVM starts, so the capability is asked for only then.
   if (startup) caps.can_generate_native_method_bind_events = 1;
+  if (options.vthreads) requestVirtualThreadSupport(jvmti, caps);
   jvmtiCapabilities potential{};
   if (!startup && jvmti->GetPotentialCapabilities(&potential) != JVMTI_ERROR_NONE) potential = {};
   for (const TraceName& trace : kTraceNames) {
@@ -293,9 +293,11 @@ Session* createSession(const Options& asked, const std::string& text, bool start
     return nullptr;
   }
   // JDK 21+: samples of carriers become their virtual threads', and the lock trace follows
-  // their waits. Without it (older JVMs) a carrier is sampled as itself.
-  enableVirtualThreadEvents(jvmti, &session->tracker,
-                            (session->options.traces & kTraceLock) ? &session->virtual_waits : nullptr);
+  // their waits. Without it (older JVMs, vthreads=no) a carrier is sampled as itself.
+  if (session->options.vthreads) {
+    enableVirtualThreadEvents(jvmti, &session->tracker,
+                              (session->options.traces & kTraceLock) ? &session->virtual_waits : nullptr);
+  }
   return session;
 }
 

@@ -5,8 +5,8 @@
 # interleaved: no agent; the agent loaded at the JVM's start (event=cpu); the agent attached
 # after the warm-up (stackscope attach -e cpu), for the whole timed part; and attached for 1 s
 # after the warm-up and detached before the timed part (what an attach leaves behind: HotSpot
-# goes on telling JVMTI of every mount once an agent followed virtual threads); the last three
-# also with BASELINE's build when given. Prints per config the median (min-max) of the
+# goes on telling JVMTI of every mount once an agent followed virtual threads), and the same
+# with --no-vthreads; all but no agent also with BASELINE's build when given. Prints per config the median (min-max) of the
 # timed part's process CPU and wall time, and the medians' ratios to no agent.
 # Usage: bench/virtual_handoff.sh [BUILD_DIR]
 #   env: ROUNDS=5, JAVA (a JDK 21+ java; default Temurin 25's if installed, else java),
@@ -34,7 +34,7 @@ trap 'rm -rf "$tmp"' EXIT
   echo "virtual_handoff.sh: $java has no virtual threads (JDK 21+ needed)" >&2; exit 1; }
 
 # One timed run: prints "cpu_ms wall_ms".
-timed() {  # CONFIG: none | start:DIR | attach:DIR | detached:DIR
+timed() {  # CONFIG: none | start:DIR | attach:DIR | detached:DIR | detached-novt:DIR
   local config=$1 out=$tmp/out go=$tmp/go jvm
   rm -f "$go" "$tmp"/*.ssr
   case $config in
@@ -52,11 +52,13 @@ timed() {  # CONFIG: none | start:DIR | attach:DIR | detached:DIR
       touch "$go"
       wait "$jvm"
       wait "$attach" || true ;;
-    detached:*)
+    detached*)
       "$java" -cp "$jar" io.stackscope.bench.VirtualHandoff 4 100000 "$handoffs" "$go" > "$out" 2>/dev/null &
       jvm=$!
       until grep -q warm "$out"; do sleep 0.05; done
-      PATH=$(dirname "$java"):$PATH "${config#detached:}/bin/stackscope" attach "$jvm" -e cpu -d 1s -o "$tmp/d.ssr" \
+      local flags=(-e cpu -d 1s)
+      [[ $config == detached-novt:* ]] && flags+=(--no-vthreads)
+      PATH=$(dirname "$java"):$PATH "${config#*:}/bin/stackscope" attach "$jvm" "${flags[@]}" -o "$tmp/d.ssr" \
         > /dev/null 2>&1
       touch "$go"
       wait "$jvm" ;;
@@ -65,7 +67,7 @@ timed() {  # CONFIG: none | start:DIR | attach:DIR | detached:DIR
 }
 
 configs=(none)
-for b in "${builds[@]}"; do configs+=("start:${b#*:}" "attach:${b#*:}" "detached:${b#*:}"); done
+for b in "${builds[@]}"; do configs+=("start:${b#*:}" "attach:${b#*:}" "detached:${b#*:}" "detached-novt:${b#*:}"); done
 for ((round = 1; round <= rounds; ++round)); do
   for config in "${configs[@]}"; do
     echo "$config $(timed "$config")"

@@ -42,6 +42,10 @@ void addAgentArgs(CLI::App* cmd, AgentArgs& args) {
   cmd->add_flag("--no-native", args.no_native,
                 "Java frames only: no native frames (JVM, JNI libraries, libc) and, in cpu mode, no samples of the "
                 "JVM's own threads (GC, compilers: 'jvm:NAME')");
+  cmd->add_flag("--no-vthreads", args.no_vthreads,
+                "JDK 21+: sample carriers as themselves, not as the virtual threads they run, and leave virtual "
+                "threads' waits out of the lock trace; HotSpot is then never asked to tell of their mounts, which "
+                "costs every switch until the JVM exits, even after a detach");
   cmd->add_option("--metrics", args.metrics,
                   "What each sample carries of its thread's use since its previous sample: a comma list of cpu "
                   "(its CPU time) and alloc (the bytes it allocated), or none (default none); reports count "
@@ -79,6 +83,7 @@ std::string agentOptions(const AgentArgs& args, const fs::path& output, const st
                         ",file=" + output.string();
   if (!extra.empty()) options += "," + extra;
   if (args.no_native) options += ",native=no";
+  if (args.no_vthreads) options += ",vthreads=no";
   if (!args.lock_threshold.empty()) {
     checkOptionValue(args.lock_threshold, "--lock-threshold");
     options += ",lock=" + args.lock_threshold;

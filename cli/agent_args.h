@@ -23,10 +23,11 @@ struct AgentArgs {
   std::string rotate;          // the agent's rotate=, "" = one file
   std::string max_files;       // the agent's maxfiles=, "" = every file kept
   bool no_native = false;
+  bool no_vthreads = false;
 };
 
 // Declares -e, -i, --status, --filter, --alloc-interval, --classes, --lock-threshold,
-// --exceptions, --no-native, --metrics, --histo, --rotate and --maxfiles on `cmd`.
+// --exceptions, --no-native, --no-vthreads, --metrics, --histo, --rotate and --maxfiles on `cmd`.
 void addAgentArgs(CLI::App* cmd, AgentArgs& args);
 
 // The agent's option string: the options given, file=`output`, then `extra` ("key=value,…"

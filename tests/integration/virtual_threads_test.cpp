@@ -1,6 +1,7 @@
 // Virtual threads (JDK 21+, VirtualBurn workload): CPU-bound virtual threads, each mounted on
 // its carrier all along, must show as running with their own stacks (the carrier, which
-// JVMTI calls waiting meanwhile, recorded with them), and the vthreads view must group them.
+// JVMTI calls waiting meanwhile, recorded with them), and the vthreads view must group them;
+// with --no-vthreads, their carriers instead.
 #include <algorithm>
 
 #include "folded_stacks.h"
@@ -117,6 +118,35 @@ TEST_F(VirtualThreads, AStackThawedLazilyEndsWithItsFrozenCallers) {
   const YieldStacks exceptions = checkYieldStacks(file("y.ssr"), "exception", kWorkloads + "VirtualYields.fail");
   EXPECT_EQ(exceptions.whole + exceptions.frozen, thrown) << "whole " << exceptions.whole << ", frozen " << exceptions.frozen;
   EXPECT_GT(exceptions.frozen, 0) << "whole " << exceptions.whole;
+}
+
+// --no-vthreads: HotSpot is not asked to tell of mounts, so a carrier is sampled as itself,
+// with the stack of the virtual thread it runs (down to VirtualThread.run, as above).
+TEST_F(VirtualThreads, WithoutVirtualThreadsACarrierIsSampledAsItself) {
+  ProcessResult rec = record({"-e", "cpu", "-i", "1ms", "--no-vthreads"}, file("n.ssr"), "VirtualBurn",
+                             {std::to_string(kThreads), "1500"});
+  ASSERT_EQ(rec.exit_code, 0) << rec.err;
+  if (rec.out.find("no virtual threads") != std::string::npos) {
+    GTEST_SKIP() << "this JDK has no virtual threads (JDK 21+ needed)";
+  }
+  json view = report(file("n.ssr"), {"--view", "vthreads"});
+  EXPECT_EQ(view.at("virtual_threads").get<int>(), 0) << view.dump(1);
+
+  const std::string spin = kWorkloads + "VirtualBurn.spin";
+  double spinning = 0;
+  for (const FoldedStack& stack : foldedStacks(file("n.ssr"), "thread='ForkJoinPool*'")) {
+    const std::vector<std::string>& frames = stack.frames;
+    const auto top = std::find(frames.begin(), frames.end(), spin);
+    if (top == frames.end()) continue;
+    spinning += stack.samples;
+    EXPECT_NE(std::find(frames.begin(), top, "java.lang.VirtualThread.run"), top) << describe(stack);
+    for (const std::string& frame : frames) {
+      EXPECT_EQ(frame.find("jdk.internal.vm.Continuation"), std::string::npos) << describe(stack);
+      EXPECT_EQ(frame.find("java.util.concurrent.ForkJoin"), std::string::npos) << describe(stack);
+    }
+  }
+  // Both carriers spin for 1.5 s at 1 ms; a loaded machine may starve them, so only a floor.
+  EXPECT_GE(spinning, 500);
 }
 
 }  // namespace

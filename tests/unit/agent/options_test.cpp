@@ -128,7 +128,7 @@ TEST(AgentOptions, BadEventListsNameTheBadName) {
   // A bare name away from event= is not part of its list.
   EXPECT_EQ(parseOptions("event=cpu,interval=1ms,gc", 1).error,
             "stackscope: bad agent option 'gc': unknown option (known: event, interval, file, overwrite, children, "
-            "native, status, filter, alloc, classes, lock, exception, metrics, histo, control, rotate, maxfiles, strict)");
+            "native, vthreads, status, filter, alloc, classes, lock, exception, metrics, histo, control, rotate, maxfiles, strict)");
   // strict stays an option inside the list.
   const ParseResult strict = parseOptions("event=cpu,strict,gc", 1);
   EXPECT_FALSE(strict.ok);
@@ -176,7 +176,7 @@ TEST(AgentOptions, UnknownKey) {
   const ParseResult r = parseOptions("event=cpu,frobnicate=1", 1);
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.error,
-            "stackscope: bad agent option 'frobnicate=1': unknown option (known: event, interval, file, overwrite, children, native, status, filter, alloc, classes, lock, exception, metrics, histo, control, rotate, maxfiles, strict)");
+            "stackscope: bad agent option 'frobnicate=1': unknown option (known: event, interval, file, overwrite, children, native, vthreads, status, filter, alloc, classes, lock, exception, metrics, histo, control, rotate, maxfiles, strict)");
 }
 
 TEST(AgentOptions, KeyWithoutValue) {
@@ -201,7 +201,7 @@ TEST(AgentOptions, StrictAnywhereMakesFailureFatal) {
   EXPECT_FALSE(before.ok);
   EXPECT_TRUE(before.strict);
   EXPECT_EQ(before.error, "stackscope: bad agent option 'bogus': unknown option (known: event, interval, file, "
-                          "overwrite, children, native, status, filter, alloc, classes, lock, exception, metrics, histo, control, rotate, maxfiles, strict)");
+                          "overwrite, children, native, vthreads, status, filter, alloc, classes, lock, exception, metrics, histo, control, rotate, maxfiles, strict)");
 }
 
 TEST(AgentOptions, FirstBadItemIsReported) {
@@ -250,6 +250,14 @@ TEST(AgentOptions, NativeIsOnUnlessTurnedOff) {
   EXPECT_FALSE(parseOptions("native=no", 1).options.native);
   EXPECT_TRUE(parseOptions("native=yes", 1).options.native);
   EXPECT_EQ(parseOptions("native=off", 1).error, "stackscope: bad agent option 'native=off': expected yes or no");
+}
+
+TEST(AgentOptions, VirtualThreadsAreFollowedUnlessTurnedOff) {
+  EXPECT_TRUE(parseOptions("", 1).options.vthreads);
+  EXPECT_FALSE(parseOptions("vthreads=no", 1).options.vthreads);
+  EXPECT_TRUE(parseOptions("vthreads=yes", 1).options.vthreads);
+  EXPECT_EQ(parseOptions("vthreads=0", 1).error, "stackscope: bad agent option 'vthreads=0': expected yes or no");
+  EXPECT_EQ(parseOptions("vthreads", 1).error, "stackscope: bad agent option 'vthreads': expected vthreads=VALUE");
 }
 
 TEST(AgentOptions, FileMayContainEqualsSign) {
