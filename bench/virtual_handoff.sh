@@ -6,7 +6,7 @@
 # after the warm-up (stackscope attach -e cpu), for the whole timed part; and attached for 1 s
 # after the warm-up and detached before the timed part (what an attach leaves behind: HotSpot
 # goes on telling JVMTI of every mount once an agent followed virtual threads), and the same
-# with --no-vthreads; all but no agent also with BASELINE's build when given. Prints per config the median (min-max) of the
+# with --no-vthreads; start, attach and detached also with BASELINE's build when given. Prints per config the median (min-max) of the
 # timed part's process CPU and wall time, and the medians' ratios to no agent.
 # Usage: bench/virtual_handoff.sh [BUILD_DIR]
 #   env: ROUNDS=5, JAVA (a JDK 21+ java; default Temurin 25's if installed, else java),
@@ -67,7 +67,8 @@ timed() {  # CONFIG: none | start:DIR | attach:DIR | detached:DIR | detached-nov
 }
 
 configs=(none)
-for b in "${builds[@]}"; do configs+=("start:${b#*:}" "attach:${b#*:}" "detached:${b#*:}" "detached-novt:${b#*:}"); done
+for b in "${builds[@]}"; do configs+=("start:${b#*:}" "attach:${b#*:}" "detached:${b#*:}"); done
+configs+=("detached-novt:$build")  # --no-vthreads is newer than some baselines
 for ((round = 1; round <= rounds; ++round)); do
   for config in "${configs[@]}"; do
     echo "$config $(timed "$config")"
