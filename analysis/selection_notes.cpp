@@ -15,6 +15,11 @@ bool keepsAny(const Selection& selection, const Recording& recording, EventKind 
                      [&](const Event& e) { return e.kind == kind && (!keep || keep(e)); });
 }
 
+// What the view counts: a sample of cpu or wall, one event of the other kinds.
+std::string eventNoun(EventKind kind) {
+  return kind == EventKind::Cpu || kind == EventKind::Wall ? "sample" : std::string(eventKindName(kind)) + " event";
+}
+
 std::string windowText(const TimeWindow& w) {
   return formatDuration(w.from_ns) + ".." + (w.to_ns == TimeWindow::kOpen ? std::string("end") : formatDuration(w.to_ns));
 }
@@ -28,7 +33,7 @@ Selection timeOnly(const Selection& selection, bool filters) {
   return narrowed;
 }
 
-// Why a selection with some time keeps no sample: the first of time, filters, and the
+// Why a selection with some time keeps no event: the first of time, filters, and the
 // resource name's steps, in that order, that leaves nothing.
 std::string emptinessReason(const Selection& selection, const Recording& recording, EventKind kind) {
   const TimeWindow hull = selection.hull();
@@ -36,11 +41,11 @@ std::string emptinessReason(const Selection& selection, const Recording& recordi
     return "the selected time starts at " + formatDuration(hull.from_ns) + ", after the recording's end (" +
            formatDuration(recording.end_ns) + "): nothing is selected";
   if (!keepsAny(timeOnly(selection, false), recording, kind))
-    return "the selected time (" + windowText(hull) + ") holds no sample";
+    return "the selected time (" + windowText(hull) + ") holds no " + eventNoun(kind);
   if (!selection.filters.empty() && !keepsAny(timeOnly(selection, true), recording, kind)) {
     std::string filters;
     for (const std::string& f : selection.filters) filters += (filters.empty() ? "'" : " and '") + f + "'";
-    return "the filter " + filters + " keeps no sample of the selected time";
+    return "the filter " + filters + " keeps no " + eventNoun(kind) + " of the selected time";
   }
   // Each navigation step on top of the previous ones: name the first that empties the view.
   Selection steps = timeOnly(selection, true);
@@ -50,11 +55,11 @@ std::string emptinessReason(const Selection& selection, const Recording& recordi
     if (!keepsAny(steps, recording, kind)) {
       ResourceName step;
       step.elements = {element};
-      return "the navigation step '" + step.toString() + "' matches no sample" +
+      return "the navigation step '" + step.toString() + "' matches no " + eventNoun(kind) +
              (steps.resource.elements.size() > 2 ? " of the steps before it" : std::string(" of the selection"));
     }
   }
-  return "the selection keeps no sample";
+  return "the selection keeps no " + eventNoun(kind);
 }
 
 }  // namespace

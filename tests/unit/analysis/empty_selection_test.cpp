@@ -137,5 +137,15 @@ TEST_F(EmptySelection, TheStackViewsOfGcEventsSayTheyHaveNoStacks) {
   }
 }
 
+// A note names the events its view counts: gc events, not samples.
+TEST_F(EmptySelection, ANoteNamesTheEventsTheViewCounts) {
+  format::RecordingWriter w;
+  ASSERT_TRUE(w.open(dir_.file("gc.ssr")));
+  writeGcRecordingStart(w);  // collections at 15 and 35 ms
+  ASSERT_TRUE(w.finish(50 * kMs));
+  expectNote("report gc.ssr --view gc --from 40ms", "the selected time (40ms..end) holds no gc event");
+  expectNote("report gc.ssr --view gc --where 'collector=old*'", "the filter 'collector=old*' keeps no gc event of the selected time");
+}
+
 }  // namespace
 }  // namespace stackscope::testing
