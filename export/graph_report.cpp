@@ -45,8 +45,8 @@ void writeGraphText(std::ostream& out, const analysis::Recording& recording, con
   const size_t node_rows = options.rows(graph.nodes.size());
   for (size_t i = 0; i < node_rows; ++i) {
     const analysis::GraphNode& node = graph.nodes[i];
-    nodes.addRow({std::to_string(node.self), formatPercent(analysis::percent(node.self, graph.totals.value)),
-                  std::to_string(node.total), formatPercent(analysis::percent(node.total, graph.totals.value)),
+    nodes.addRow({metricText(node.self, options), formatPercent(analysis::percent(node.self, graph.totals.value)),
+                  metricText(node.total, options), formatPercent(analysis::percent(node.total, graph.totals.value)),
                   nodeName(graph, static_cast<uint32_t>(i))});
   }
   nodes.write(out);
@@ -58,8 +58,8 @@ void writeGraphText(std::ostream& out, const analysis::Recording& recording, con
   const size_t edge_rows = options.rows(graph.edges.size());
   for (size_t i = 0; i < edge_rows; ++i) {
     const analysis::GraphEdge& edge = graph.edges[i];
-    edges.addRow({std::to_string(edge.value), formatPercent(analysis::percent(edge.value, graph.totals.value)),
-                  std::to_string(edge.samples), std::to_string(edge.recursive),
+    edges.addRow({metricText(edge.value, options), formatPercent(analysis::percent(edge.value, graph.totals.value)),
+                  std::to_string(edge.samples), metricText(edge.recursive, options),
                   nodeName(graph, edge.caller) + " -> " + nodeName(graph, edge.callee)});
   }
   edges.write(out);

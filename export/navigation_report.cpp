@@ -40,9 +40,9 @@ void writeCallersText(std::ostream& out, const analysis::Recording& rec, const a
   const size_t shown = options.rows(order.size());
   for (size_t i = 0; i < shown; ++i) {
     const analysis::CallersNode& node = tree.nodes[order[i]];
-    std::vector<std::string> row{std::to_string(node.level), std::to_string(node.value),
+    std::vector<std::string> row{std::to_string(node.level), metricText(node.value, options),
                                  formatPercent(analysis::percent(node.value, tree.totals.value)),
-                                 std::to_string(node.self)};
+                                 metricText(node.self, options)};
     if (options.kinds) row.push_back(analysis::frameKindName(node.kinds));
     row.push_back(std::string(2 * static_cast<size_t>(node.level), ' ') + frameLabel(names, node.method, node.line));
     table.addRow(std::move(row));
@@ -94,10 +94,10 @@ void writeGroupText(std::ostream& out, const analysis::Recording& rec, const ana
   const size_t shown = options.rows(stats.groups.size());
   for (size_t i = 0; i < shown; ++i) {
     const analysis::GroupStat& g = stats.groups[i];
-    std::vector<std::string> row{std::to_string(g.value), formatPercent(analysis::percent(g.value, stats.totals.value))};
+    std::vector<std::string> row{metricText(g.value, options), formatPercent(analysis::percent(g.value, stats.totals.value))};
     if (showsMax(options)) {
       row.push_back(std::to_string(g.events));
-      row.push_back(std::to_string(g.max));
+      row.push_back(metricText(g.max, options));
     }
     row.push_back(g.name);
     table.addRow(row);

@@ -113,6 +113,15 @@ std::string metricColumn(const ReportOptions& options) {
   return column;
 }
 
+std::string metricText(uint64_t value, const ReportOptions& options) {
+  switch (options.metric->unit) {
+    case analysis::MetricUnit::Nanoseconds: return value == 0 ? "0" : formatDuration(static_cast<int64_t>(value));
+    case analysis::MetricUnit::Bytes: return value == 0 ? "0" : formatBytes(value);
+    case analysis::MetricUnit::Count: break;
+  }
+  return std::to_string(value);
+}
+
 void writeTextHeader(std::ostream& out, const analysis::Recording& rec, const ReportOptions& options,
                      const analysis::ViewTotals& totals) {
   writeField(out, "File", options.file);

@@ -49,6 +49,10 @@ Json jsonHeader(const analysis::Recording& recording, const ReportOptions& optio
 
 // A column or JSON member holding the metric's values: "Samples" / "samples", "Time" / "time"…
 std::string metricColumn(const ReportOptions& options);
+// One value of the metric in a text table, for people: a count as it is, a time as a
+// duration ("124ms", "1.24s"), bytes with their binary unit ("12.0 MiB"). JSON keeps the
+// exact number in the unit it states.
+std::string metricText(uint64_t value, const ReportOptions& options);
 inline std::string metricKey(const ReportOptions& options) { return options.metric->name; }
 
 // Percentages in JSON are rounded to 4 decimals: enough for any comparison, and stable

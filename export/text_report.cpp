@@ -25,8 +25,8 @@ void writeMethodsText(std::ostream& out, const analysis::Recording& rec, const a
   const size_t shown = options.rows(stats.methods.size());
   for (size_t i = 0; i < shown; ++i) {
     const analysis::MethodStat& m = stats.methods[i];
-    std::vector<std::string> row{std::to_string(m.self), formatPercent(analysis::percent(m.self, stats.totals.value)),
-                                 std::to_string(m.total), formatPercent(analysis::percent(m.total, stats.totals.value))};
+    std::vector<std::string> row{metricText(m.self, options), formatPercent(analysis::percent(m.self, stats.totals.value)),
+                                 metricText(m.total, options), formatPercent(analysis::percent(m.total, stats.totals.value))};
     if (options.kinds) row.push_back(analysis::frameKindName(m.kinds));
     row.push_back(frameLabel(names, m.method, m.line));
     table.addRow(std::move(row));
@@ -49,7 +49,7 @@ void writeTreeText(std::ostream& out, const analysis::Recording& rec, const anal
   for (size_t i = 0; i < shown; ++i) {
     const analysis::CallTreeNode& node = tree.nodes[order[i]];
     std::vector<std::string> row{std::to_string(node.level), std::to_string(node.rl), std::to_string(node.calls),
-                                 std::to_string(node.base), std::to_string(node.cum)};
+                                 metricText(node.base, options), metricText(node.cum, options)};
     if (options.kinds) row.push_back(analysis::frameKindName(node.kinds));
     row.push_back(std::string(2 * static_cast<size_t>(node.level), ' ') + frameLabel(names, node.method, node.line));
     table.addRow(std::move(row));
@@ -78,8 +78,8 @@ void writeThreadsText(std::ostream& out, const analysis::Recording& rec, const a
   const size_t shown = options.rows(stats.threads.size());
   for (size_t i = 0; i < shown; ++i) {
     const analysis::ThreadStat& t = stats.threads[i];
-    std::vector<std::string> row{std::to_string(t.value), formatPercent(analysis::percent(t.value, stats.totals.value))};
-    for (size_t s : states) row.push_back(std::to_string(t.states[s]));
+    std::vector<std::string> row{metricText(t.value, options), formatPercent(analysis::percent(t.value, stats.totals.value))};
+    for (size_t s : states) row.push_back(metricText(t.states[s], options));
     row.push_back(std::to_string(rec.threads[t.thread].os_tid));
     row.push_back(analysis::threadName(rec, t.thread));
     table.addRow(std::move(row));

@@ -58,7 +58,7 @@ void writeVirtualThreadsText(std::ostream& out, const analysis::Recording& rec, 
   const analysis::MethodNames methods(rec);
   for (size_t i = 0; i < shown; ++i) {
     const analysis::VirtualStack& hot = stats.stacks[i];
-    table.addRow({std::to_string(hot.value), formatPercent(analysis::percent(hot.value, stats.totals.value)),
+    table.addRow({metricText(hot.value, options), formatPercent(analysis::percent(hot.value, stats.totals.value)),
                   std::to_string(hot.threads),
                   stackLabel(frameNames(rec, methods, hot.stack, &analysis::MethodName::display))});
   }
