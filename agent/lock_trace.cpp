@@ -87,8 +87,8 @@ void LockTrace::end(JNIEnv* jni, jobject object) {
     // The cheaper walk from the thread's last Java frame (jvmti_stack.h) for a park (in the
     // wrapped native) and Object.wait (the frame anchor is its native's). Not for a monitor
     // enter: compiled code waits inside C2's runtime stub, which that walk does not step over
-    // (jvmti_stack.h), and the failed try cost about 3 us a wait (docs/benchmarks.md).
-    wait.frames = source == WaitSource::MonitorEnter ? jvmtiStack(jvmti, nullptr) : callingThreadStack(jvmti, jni);
+    // (jvmti_stack.h); GetStackTrace walks it, once per chain of physical frames (own_stacks.h).
+    wait.frames = source == WaitSource::MonitorEnter ? own_stacks_.stack(jvmti, jni, *slot) : callingThreadStack(jvmti, jni);
     queue_.push(std::move(wait));
   } else if (now - start >= threshold_ns_) {
     queue_.drop();

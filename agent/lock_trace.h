@@ -30,6 +30,7 @@
 
 #include "agent/bounded_queue.h"
 #include "agent/object_class.h"
+#include "agent/own_stacks.h"
 #include "agent/sample_slot.h"
 #include "agent/thread_registry.h"
 #include "format/records.h"
@@ -97,6 +98,8 @@ class LockTrace {
   // Writer thread: moves every queued wait into `out` (cleared first).
   void takeAll(std::vector<LockWait>& out) { queue_.takeAll(out); }
   uint64_t dropped() const { return queue_.dropped(); }
+  // The monitor enters' stacks (own_stacks.h): what they cost, for the recording's end.
+  const OwnStacks& ownStacks() const { return own_stacks_; }
 
  private:
   jvmtiEnv* const jvmti_;
@@ -108,6 +111,7 @@ class LockTrace {
   jclass ownable_ = nullptr;            // AbstractOwnableSynchronizer (global reference)
   jfieldID exclusive_owner_ = nullptr;  // its exclusiveOwnerThread
   BoundedQueue<LockWait> queue_;  // pushed by waiting threads after their wait, taken by the writer
+  OwnStacks own_stacks_;          // the stacks of monitor enters
 };
 
 }  // namespace stackscope::agent

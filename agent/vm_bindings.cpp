@@ -4,6 +4,7 @@
 
 #include "agent/compiled_code.h"
 #include "agent/entry_frames.h"
+#include "agent/own_frame_chain.h"
 #include "agent/stack_capture.h"
 #include "agent/thread_metrics.h"
 #include "agent/vm_structs.h"
@@ -42,6 +43,14 @@ void bindStructures(jvmtiEnv* jvmti, JNIEnv* jni) {
     setVmThreadAnchor(anchor);
   } else {
     delete anchor;
+  }
+  // The traces' own stacks (own_frame_chain.h) read the same frames, and interpreted ones too.
+  auto* interpreted = new InterpretedFrames;
+  const int64_t compile_id = vm.fieldOffset("nmethod", "_compile_id");
+  if (code && interpreted->bind(vm) && compile_id >= 0 && vm.fieldSize("nmethod", "_compile_id") == 4) {
+    setInterpretedFrames(interpreted, compile_id);
+  } else {
+    delete interpreted;
   }
   auto* counter = new AllocationCounter;
   if (counter->bind(vm, env_offset)) {

@@ -74,6 +74,8 @@ void WriterThread::drainTraces(JNIEnv* jni, bool last) {
          std::to_string(LockOwners::kLooksPerSecond) + " a second, " + std::to_string(LockOwners::kLooksAtOnce) +
          " at once) were spent");
   }
+  // Tests ask for the own stacks' check (own_stacks.h): its counts, whatever they are.
+  if (in_.locks && in_.locks->ownStacks().checking()) warn("lock trace, monitor enters' " + in_.locks->ownStacks().summary());
   if (in_.exceptions && in_.exceptions->blind()) {
     warn("the exception trace saw nothing: Throwable.fillInStackTrace was not bound through the agent");
   }

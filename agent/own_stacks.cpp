@@ -1,0 +1,74 @@
+// See own_stacks.h.
+#include "agent/own_stacks.h"
+
+#include <cstdlib>
+#include <cstring>
+
+#include "agent/jvmti_stack.h"
+#include "agent/own_frame_chain.h"
+
+namespace stackscope::agent {
+
+namespace {
+
+bool checkAsked() {
+  const char* value = std::getenv(kCheckOwnStacksVariable);
+  return value && std::strcmp(value, "1") == 0;
+}
+
+bool sameFrames(const RawFrame* a, size_t a_count, const RawFrame* b, size_t b_count) {
+  if (a_count != b_count) return false;
+  for (size_t i = 0; i < a_count; ++i)
+    if (!sameFrame(a[i], b[i])) return false;
+  return true;
+}
+
+}  // namespace
+
+OwnStacks::OwnStacks() : check_(checkAsked()) {}
+
+size_t OwnStacks::stackInto(jvmtiEnv* jvmti, JNIEnv* jni, const ThreadSlot& slot, RawFrame* out) {
+  FrameChain chain;
+  if (!readOwnFrameChain(jni, slot, chain)) {
+    unchained_.fetch_add(1, std::memory_order_relaxed);
+    return jvmtiStackInto(jvmti, nullptr, out);
+  }
+  size_t count = 0;
+  if (memo_.find(chain.bytes(), out, count)) {
+    hits_.fetch_add(1, std::memory_order_relaxed);
+    if (check_) {
+      std::vector<RawFrame> walked(kMaxFrames);
+      const size_t walked_count = jvmtiStackInto(jvmti, nullptr, walked.data());
+      compared_.fetch_add(1, std::memory_order_relaxed);
+      if (!sameFrames(out, count, walked.data(), walked_count)) mismatches_.fetch_add(1, std::memory_order_relaxed);
+    }
+    return count;
+  }
+  walked_.fetch_add(1, std::memory_order_relaxed);
+  count = jvmtiStackInto(jvmti, nullptr, out);
+  if (count > 0) memo_.remember(chain.bytes(), {out, count});
+  return count;
+}
+
+std::vector<RawFrame> OwnStacks::stack(jvmtiEnv* jvmti, JNIEnv* jni, const ThreadSlot& slot) {
+  RawFrame frames[kMaxFrames];
+  return std::vector<RawFrame>(frames, frames + stackInto(jvmti, jni, slot, frames));
+}
+
+std::string OwnStacks::summary() const {
+  const uint64_t hits = hits_.load(std::memory_order_relaxed);
+  const uint64_t walked = walked_.load(std::memory_order_relaxed);
+  const uint64_t unchained = unchained_.load(std::memory_order_relaxed);
+  if (hits + walked + unchained == 0) return "";
+  std::string text = std::to_string(hits + walked + unchained) + " stacks: " + std::to_string(hits) +
+                     " from the memo, " + std::to_string(walked) + " walked for a new chain, " +
+                     std::to_string(unchained) + " walked without a chain; " + std::to_string(memo_.size()) +
+                     " chains held, " + std::to_string(memo_.restarts()) + " restarts";
+  if (check_) {
+    text += "; checked " + std::to_string(compared_.load(std::memory_order_relaxed)) + " memo stacks, " +
+            std::to_string(mismatches_.load(std::memory_order_relaxed)) + " differed";
+  }
+  return text;
+}
+
+}  // namespace stackscope::agent

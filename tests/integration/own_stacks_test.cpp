@@ -1,0 +1,83 @@
+// The lock trace's memo of monitor-enter stacks (agent/own_stacks.h) against GetStackTrace on
+// every hit (STACKSCOPE_CHECK_OWN_STACKS=1): LockPaths enters one monitor through two call
+// paths and a recursion of three depths, interpreted (-Xint) and, in the default run, first
+// interpreted and then compiled. The memo must be used (hits) and never differ from the VM's
+// walk, and the stacks must keep their truth: every wait under LockPaths.enter, each under
+// exactly one of the paths.
+#include <cstdlib>
+#include <regex>
+
+#include "harness.h"
+
+namespace it {
+namespace {
+
+const std::string kLockPaths = kWorkloads + "LockPaths";
+
+class OwnStacks : public RecordingTest {
+ protected:
+  void SetUp() override {
+    RecordingTest::SetUp();
+    setenv("STACKSCOPE_CHECK_OWN_STACKS", "1", 1);  // inherited by the recorded JVM
+  }
+  void TearDown() override {
+    unsetenv("STACKSCOPE_CHECK_OWN_STACKS");
+    RecordingTest::TearDown();
+  }
+};
+
+// The check's counts, from the warning the agent writes at the recording's end.
+struct CheckCounts {
+  int64_t stacks = -1, hits = -1, checked = -1, differed = -1;
+};
+
+CheckCounts checkCounts(const json& warnings) {
+  static const std::regex pattern(
+      R"(monitor enters' (\d+) stacks: (\d+) from the memo, .*; checked (\d+) memo stacks, (\d+) differed)");
+  CheckCounts counts;
+  for (const json& warning : warnings) {
+    std::smatch match;
+    const std::string text = warning.get<std::string>();
+    if (!std::regex_search(text, match, pattern)) continue;
+    counts = {std::stoll(match[1]), std::stoll(match[2]), std::stoll(match[3]), std::stoll(match[4])};
+  }
+  return counts;
+}
+
+TEST_F(OwnStacks, MemoStacksAreGetStackTracesOnEveryPathInterpretedAndCompiled) {
+  for (const std::vector<std::string>& jvm_options : {std::vector<std::string>{"-Xint"}, std::vector<std::string>{}}) {
+    const std::string mode = jvm_options.empty() ? "compiled" : "interpreted";
+    const std::string path = file(mode + ".ssr");
+    std::vector<std::string> argv{STACKSCOPE_BIN, "record", "-e", "lock", "-o", path, "--"};
+    for (const std::string& arg : javaCommand("LockPaths", {"4", mode == "compiled" ? "40000" : "10000"}, jvm_options))
+      argv.push_back(arg);
+    const ProcessResult rec = run(argv);
+    ASSERT_EQ(rec.exit_code, 0) << rec.err;
+
+    const json methods = report(path, {"--event", "lock", "--where", "lock=java.lang.Object", "--metric", "count", "--top", "0"});
+    const int64_t waits = methods.at("total").get<int64_t>();
+    EXPECT_GT(waits, 10) << mode << methods.dump(1);  // every 500th entry holds the monitor 2 ms
+
+    const CheckCounts counts = checkCounts(methods.at("warnings"));
+    EXPECT_GE(counts.stacks, waits) << mode << methods.at("warnings").dump(1);  // short waits pay nothing
+    EXPECT_GT(counts.hits, 0) << mode << methods.at("warnings").dump(1);
+    EXPECT_EQ(counts.checked, counts.hits) << mode << methods.at("warnings").dump(1);
+    EXPECT_EQ(counts.differed, 0) << mode << methods.at("warnings").dump(1);
+
+    // The truth of the stacks: every wait in enter, under round, and under exactly one path.
+    const auto total = [&](const std::string& method, const char* field) -> int64_t {
+      const json* row = find(methods, "methods", "method", kLockPaths + "." + method);
+      return row ? row->at(field).get<int64_t>() : 0;
+    };
+    EXPECT_EQ(total("enter", "self"), waits) << mode << methods.dump(1);
+    EXPECT_EQ(total("round", "total"), waits) << mode << methods.dump(1);
+    EXPECT_GT(total("viaFirst", "total"), 0) << mode << methods.dump(1);
+    EXPECT_GT(total("viaSecond", "total"), 0) << mode << methods.dump(1);
+    EXPECT_GT(total("viaRecursion", "total"), 0) << mode << methods.dump(1);
+    EXPECT_EQ(total("viaFirst", "total") + total("viaSecond", "total") + total("viaRecursion", "total"), waits)
+        << mode << methods.dump(1);
+  }
+}
+
+}  // namespace
+}  // namespace it
