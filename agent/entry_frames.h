@@ -37,6 +37,8 @@ class EntryFrames {
 
   // What code pc is in. Async-signal-safe.
   CodeAtPc classify(uintptr_t pc) const;
+  // Whether pc is in the interpreter's code (no memory read). Async-signal-safe.
+  bool inInterpreter(uintptr_t pc) const { return pc >= interpreter_low_ && pc < interpreter_high_; }
   // Whether pc is in the code cache at all (Java code, stubs, the interpreter). Async-signal-safe.
   bool inCodeCache(uintptr_t pc) const { return code_->contains(pc); }
 

@@ -90,9 +90,9 @@ bool readOwnFrameChain(JNIEnv* jni, const ThreadSlot& slot, FrameChain& chain) {
   };
   const JavaFrameLayout& layout = entry->layout();
   for (int frames = 0; frames < FrameChain::kMaxChainFrames; ++frames) {
-    const CodeAtPc kind = entry->classify(frame.pc);
     WalkRegisters caller;
-    if (kind.kind == CodeAtPc::Kind::CallStubReturn) {
+    CompiledMethodCode method;
+    if (frame.pc == entry->callStubReturn()) {
       // The entry frame: the chain is whole when nothing but native code lies below it.
       WalkRegisters below;
       bool bottom = false;
@@ -102,7 +102,7 @@ bool readOwnFrameChain(JNIEnv* jni, const ThreadSlot& slot, FrameChain& chain) {
       }
       return bottom && chain.size > 0;
     }
-    if (kind.kind == CodeAtPc::Kind::Interpreter) {
+    if (entry->inInterpreter(frame.pc)) {
       const uintptr_t method_slot = frame.fp + static_cast<uintptr_t>(interpreted->methodWords() * 8);
       const uintptr_t bcp_slot = frame.fp + static_cast<uintptr_t>(interpreted->bcpWords() * 8);
       const uintptr_t sender_sp_slot = frame.fp + static_cast<uintptr_t>(layout.sender_sp_words * 8);
@@ -122,17 +122,16 @@ bool readOwnFrameChain(JNIEnv* jni, const ThreadSlot& slot, FrameChain& chain) {
       push(reinterpret_cast<uintptr_t>(id), kInterpretedTag | static_cast<uint32_t>(bci));
       caller = {read(frame.fp + 8), read(sender_sp_slot), read(frame.fp)};
       if (caller.sp <= frame.fp) return false;
-    } else if (kind.kind == CodeAtPc::Kind::Framed) {
-      CompiledMethodCode method;
-      if (code->find(frame.pc, method)) {
-        const auto compile_id = load<uint32_t>(method.blob + static_cast<uintptr_t>(g_compile_id_offset));
-        push(frame.pc, kCompiledTag | compile_id);
-      } else if (frames == 0) {
-        push(frame.pc, kStubTag);  // the runtime stub the thread called the VM from
-      } else {
-        return false;  // a deoptimized frame's return address, an adapter: not known here
-      }
-      if (!callerOfStubFrame(frame, kind.frame_words, here, stack, read, caller)) return false;
+    } else if (code->find(frame.pc, method)) {
+      // One look-up of the code cache for a compiled frame, after the cheap tests above.
+      if (!callerOfStubFrame(frame, method.frame_words, here, stack, read, caller)) return false;
+      push(frame.pc, kCompiledTag | load<uint32_t>(method.blob + static_cast<uintptr_t>(g_compile_id_offset)));
+    } else if (CodeBlobFrame stub; frames == 0 && code->findBlob(frame.pc, stub)) {
+      // The runtime stub the thread called the VM from (compiled code enters a contended
+      // monitor through one). Below the top, a blob that is not a compiled method is a
+      // deoptimized frame's return address or an adapter: not known here.
+      if (!callerOfStubFrame(frame, stub.frame_words, here, stack, read, caller)) return false;
+      push(frame.pc, kStubTag);
     } else {
       return false;
     }
