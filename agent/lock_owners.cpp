@@ -21,6 +21,7 @@ void LockOwners::look(JNIEnv* jni, int64_t now) {
   if (jni->PushLocalFrame(5 * kMaxWaitersPerLook + 8) != JNI_OK) return;
   going_on_.clear();
   looks_.refill(now);
+  short_looks_.refill(now);
   std::vector<Waiter> waiters;
   // Under the registry's mutex only the slots are read and local references made: the
   // JVMTI calls that may stop the VM come after it is released.
@@ -53,7 +54,8 @@ void LockOwners::look(JNIEnv* jni, int64_t now) {
       culprits_[waiter.wait];  // looked at, no owner
       continue;
     }
-    if (!looks_.take()) {
+    RateBudget& budget = now - waiter.wait.second >= kLongWaitNs ? looks_ : short_looks_;
+    if (!budget.take()) {
       waiting_budget_.push_back(waiter.wait);  // tried again at the next look while it lasts
       continue;
     }

@@ -12,14 +12,18 @@
 // (Object.wait, parks on conditions) have none by nature: the thread that will notify is not
 // known until it does.
 //
-// The looks are bounded whatever the contention: kLooksPerSecond on average, kLooksAtOnce
-// after a quiet spell (rate_budget.h). A monitor's look pauses the program three times (a
-// handshake with the waiter for its monitor, a safepoint for the owner, a handshake with the
-// owner for its stack), about 100 µs of the process's CPU on HotSpot 17; unbounded, a program
-// with hundreds of long waits a second paid several per cent of its CPU for them
-// (docs/benchmarks.md). A wait refused a look for budget is tried again at the next drain while
-// it lasts, so long waits keep their owner; the others have none, and the recording says how
-// many (skipped()).
+// The looks are bounded whatever the contention, in two budgets (rate_budget.h): waits that
+// have lasted kLongWaitNs, where a culprit matters most, kLooksPerSecond on average and
+// kLooksAtOnce after a quiet spell; shorter ones (past the threshold) kShortLooksPerSecond and
+// kShortLooksAtOnce, so that a lock whose waits are all short still names culprits. A
+// monitor's look pauses the program three times (a handshake with the waiter for its monitor,
+// a safepoint for the owner, a handshake with the owner for its stack), about 100 µs of the
+// process's CPU on HotSpot 17; unbounded, a program with hundreds of long waits a second paid
+// several per cent of its CPU for them, and the single budget of 40 + 5 a second still cost
+// LockContention 1-2 % of its CPU, its waits (2 ms) all short (docs/benchmarks.md). A wait
+// refused a look for budget is tried again at the next drain while it lasts (from the long
+// budget once it is long), so long waits keep their owner; the others have none, and the
+// recording says how many (skipped()).
 //
 // Identity: a wait is (its thread's registry id, its monotonic start), the pair the event
 // carries (LockWait), so the culprit found here joins its event when the writer drains it.
@@ -47,8 +51,11 @@ struct LockCulprit {
 
 class LockOwners {
  public:
+  static constexpr int64_t kLongWaitNs = 10'000'000;
   static constexpr int kLooksPerSecond = 5;
   static constexpr int kLooksAtOnce = 40;
+  static constexpr int kShortLooksPerSecond = 1;
+  static constexpr int kShortLooksAtOnce = 4;
 
   LockOwners(jvmtiEnv* jvmti, ThreadRegistry& registry, LockTrace& trace)
       : jvmti_(jvmti), registry_(registry), trace_(trace) {}
@@ -83,7 +90,8 @@ class LockOwners {
   LockTrace& trace_;
   std::map<WaitId, LockCulprit> culprits_;
   std::vector<WaitId> going_on_;  // the waits the last look saw
-  RateBudget looks_{kLooksPerSecond, kLooksAtOnce};
+  RateBudget looks_{kLooksPerSecond, kLooksAtOnce};                 // for waits of kLongWaitNs or more
+  RateBudget short_looks_{kShortLooksPerSecond, kShortLooksAtOnce};  // for shorter ones
   std::vector<WaitId> waiting_budget_;  // the waits the last look refused for budget
   uint64_t skipped_ = 0;
   std::vector<std::pair<jobject, jthread>> seen_monitors_;  // this look's monitors and their owners (local references)

@@ -71,8 +71,10 @@ void WriterThread::drainTraces(JNIEnv* jni, bool last) {
   // The owners view counts only the waits that had a look: say how many had none for budget.
   if (in_.lock_owners && in_.lock_owners->skipped() != 0) {
     warn(std::to_string(in_.lock_owners->skipped()) + " lock waits have no owner: the owner looks (" +
-         std::to_string(LockOwners::kLooksPerSecond) + " a second, " + std::to_string(LockOwners::kLooksAtOnce) +
-         " at once) were spent");
+         std::to_string(LockOwners::kLooksPerSecond) + " a second and " + std::to_string(LockOwners::kLooksAtOnce) +
+         " at once for waits of " + std::to_string(LockOwners::kLongWaitNs / 1'000'000) + " ms or more, " +
+         std::to_string(LockOwners::kShortLooksPerSecond) + " and " + std::to_string(LockOwners::kShortLooksAtOnce) +
+         " for shorter ones) were spent");
   }
   // Tests ask for the own stacks' check (own_stacks.h): its counts, whatever they are.
   if (in_.locks && in_.locks->ownStacks().checking()) warn("lock trace, monitor enters' " + in_.locks->ownStacks().summary());
