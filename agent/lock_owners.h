@@ -55,7 +55,7 @@ class LockOwners {
   static constexpr int kLooksPerSecond = 5;
   static constexpr int kLooksAtOnce = 40;
   static constexpr int kShortLooksPerSecond = 1;
-  static constexpr int kShortLooksAtOnce = 4;
+  static constexpr int kShortLooksAtOnce = 10;
 
   LockOwners(jvmtiEnv* jvmti, ThreadRegistry& registry, LockTrace& trace)
       : jvmti_(jvmti), registry_(registry), trace_(trace) {}

@@ -4,8 +4,10 @@ package io.stackscope.workloads;
  * One contended monitor reached by several call paths, for the lock trace's memo of waiter
  * stacks (agent/own_stacks.h): args[0] threads (default 4) each run args[1] rounds (default
  * 20000); a round enters the monitor through viaFirst, viaSecond, or a recursion of depth 1 to
- * 3 (viaRecursion), in turn. Every 500th entry holds the monitor 2 ms, so that waits pass the
- * trace's 1 ms threshold on every path, early (interpreted) and late (compiled).
+ * 3 (viaRecursion), in turn, each thread from its own place in the turn (threads that run in
+ * step, as contended ones do, would all wait on the path of the one holding the monitor).
+ * Every 500th entry holds the monitor 2 ms, so that waits pass the trace's 1 ms threshold on
+ * every path, early (interpreted) and late (compiled).
  *
  * Ground truth printed: "truth entries N" (all threads together).
  */
@@ -55,9 +57,10 @@ public final class LockPaths {
         final int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 20000;
         Thread[] workers = new Thread[threads];
         for (int t = 0; t < threads; ++t) {
+            final int first = t;
             workers[t] = new Thread(() -> {
                 try {
-                    for (int i = 0; i < rounds; ++i) round(i);
+                    for (int i = 0; i < rounds; ++i) round(first + i);
                 } catch (InterruptedException e) {
                     throw new IllegalStateException(e);
                 }
