@@ -28,18 +28,18 @@ class OwnStacks : public RecordingTest {
 
 // The check's counts, from the warning the agent writes at the recording's end.
 struct CheckCounts {
-  int64_t stacks = -1, hits = -1, checked = -1, differed = -1;
+  int64_t stacks = -1, hits = -1, chains = -1, checked = -1, differed = -1;
 };
 
 CheckCounts checkCounts(const json& warnings) {
   static const std::regex pattern(
-      R"(monitor enters' (\d+) stacks: (\d+) from the memo, .*; checked (\d+) memo stacks, (\d+) differed)");
+      R"(monitor enters' (\d+) stacks: (\d+) from the memo, .*; (\d+) chains held, .*; checked (\d+) memo stacks, (\d+) differed)");
   CheckCounts counts;
   for (const json& warning : warnings) {
     std::smatch match;
     const std::string text = warning.get<std::string>();
     if (!std::regex_search(text, match, pattern)) continue;
-    counts = {std::stoll(match[1]), std::stoll(match[2]), std::stoll(match[3]), std::stoll(match[4])};
+    counts = {std::stoll(match[1]), std::stoll(match[2]), std::stoll(match[3]), std::stoll(match[4]), std::stoll(match[5])};
   }
   return counts;
 }
@@ -61,18 +61,20 @@ TEST_F(OwnStacks, MemoStacksAreGetStackTracesOnEveryPathInterpretedAndCompiled) 
     const CheckCounts counts = checkCounts(methods.at("warnings"));
     EXPECT_GE(counts.stacks, waits) << mode << methods.at("warnings").dump(1);  // short waits pay nothing
     EXPECT_GT(counts.hits, 0) << mode << methods.at("warnings").dump(1);
+    // Several paths were walked and kept apart: two, and the recursion's depths, at the least.
+    EXPECT_GE(counts.chains, 3) << mode << methods.at("warnings").dump(1);
     EXPECT_EQ(counts.checked, counts.hits) << mode << methods.at("warnings").dump(1);
     EXPECT_EQ(counts.differed, 0) << mode << methods.at("warnings").dump(1);
 
     // The truth of the stacks: every wait in enter, under round, and under exactly one path.
+    // Which paths the waits were on depends on the threads' pace (contended threads tend to
+    // run in step): only the recursion, 3 rounds in 5, is sure to have some.
     const auto total = [&](const std::string& method, const char* field) -> int64_t {
       const json* row = find(methods, "methods", "method", kLockPaths + "." + method);
       return row ? row->at(field).get<int64_t>() : 0;
     };
     EXPECT_EQ(total("enter", "self"), waits) << mode << methods.dump(1);
     EXPECT_EQ(total("round", "total"), waits) << mode << methods.dump(1);
-    EXPECT_GT(total("viaFirst", "total"), 0) << mode << methods.dump(1);
-    EXPECT_GT(total("viaSecond", "total"), 0) << mode << methods.dump(1);
     EXPECT_GT(total("viaRecursion", "total"), 0) << mode << methods.dump(1);
     EXPECT_EQ(total("viaFirst", "total") + total("viaSecond", "total") + total("viaRecursion", "total"), waits)
         << mode << methods.dump(1);

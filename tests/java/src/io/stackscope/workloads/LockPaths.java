@@ -6,8 +6,8 @@ package io.stackscope.workloads;
  * 20000); a round enters the monitor through viaFirst, viaSecond, or a recursion of depth 1 to
  * 3 (viaRecursion), in turn, each thread from its own place in the turn (threads that run in
  * step, as contended ones do, would all wait on the path of the one holding the monitor).
- * Every 500th entry holds the monitor 2 ms, so that waits pass the trace's 1 ms threshold on
- * every path, early (interpreted) and late (compiled).
+ * Every 500th entry holds the monitor 2 ms, so that waits pass the trace's 1 ms threshold,
+ * early (interpreted) and late (compiled).
  *
  * Ground truth printed: "truth entries N" (all threads together).
  */
