@@ -99,13 +99,14 @@ inline void EventDecoder::sample(const format::SampleRecord& s) {
     ++out_.missing_stacks;
     stack = 0;
   }
-  // Like a missing stack, a missing annotation leaves the sample in, unannotated.
-  const uint32_t annotation = s.annotation < annotations_known_ ? s.annotation : 0;
   // A virtual thread's carrier: kept per thread (a few), not per sample.
   if (s.carrier != 0 && s.carrier != s.thread && accept(s.carrier)) {
     named(s.carrier);
     if (carrier_pairs_.insert((uint64_t{s.thread} << 32) | s.carrier).second) out_.carriers.emplace_back(s.thread, s.carrier);
   }
+  if (model_.isFolded(*kind)) return fold(s, *kind, stack);
+  // Like a missing stack, a missing annotation leaves the sample in, unannotated.
+  const uint32_t annotation = s.annotation < annotations_known_ ? s.annotation : 0;
   // Its thread's metric deltas (kTimeSampleMetrics' columns): most samples of an idle thread
   // carry none, and the sparse columns keep only those that do.
   if (s.cpu_us != 0) out_.amounts[kCpuTimeColumn].emplace_back(count_, s.cpu_us * 1000);
@@ -267,6 +268,7 @@ void mergeEvents(Recording& rec, DecodedEvents&& run, DecodedEvents& totals) {
   for (uint64_t interval : run.alloc_intervals)
     if (std::find(totals.alloc_intervals.begin(), totals.alloc_intervals.end(), interval) == totals.alloc_intervals.end())
       totals.alloc_intervals.push_back(interval);
+  for (size_t kind = 0; kind < kEventKindCount; ++kind) rec.folded[kind].add(run.folded[kind]);
   rec.histograms.insert(rec.histograms.end(), run.histograms.begin(), run.histograms.end());
   rec.kinds_seen |= run.kinds_seen;
   rec.statuses.insert(rec.statuses.end(), run.statuses.begin(), run.statuses.end());

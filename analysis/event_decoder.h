@@ -47,6 +47,7 @@ struct DecodedEvents {
   std::vector<uint64_t> alloc_intervals;          // distinct, in order of appearance
   std::vector<std::pair<size_t, LockOwner>> owners;                            // and for lock owners
   std::vector<HistogramPoint> histograms;
+  std::array<StackSums, kEventKindCount> folded;  // the samples of the model's folded kinds
 };
 
 // Ids index dense tables, so an id from a damaged or hostile file must not make us allocate
@@ -97,6 +98,23 @@ class EventDecoder final : public format::RecordVisitor {
     return false;
   }
   bool stackKnown(uint32_t stack) const { return stack < stacks_known_ && model_.stack_defined[stack]; }
+  // A time sample of a folded kind (Recording::kinds_folded), added to its stack's sums.
+  [[gnu::always_inline]] void fold(const format::SampleRecord& s, EventKind kind, uint32_t stack) {
+    StackSums& sums = out_.folded[static_cast<size_t>(kind)];
+    if (sums.weight.empty()) [[unlikely]]
+      startSums(sums.weight);
+    ++sums.events;
+    sums.weight[stack] += std::min(s.weight, Event::kMaxWeight);
+    if (s.cpu_us != 0) addToSums(sums.amounts[kCpuTimeColumn], stack, s.cpu_us * 1000);
+    if (s.alloc_bytes != 0) addToSums(sums.amounts[kAllocBytesColumn], stack, s.alloc_bytes);
+    out_.kinds_seen |= 1u << static_cast<unsigned>(kind);
+  }
+  // A sum per stack the decoder knows, all 0.
+  void startSums(std::vector<uint64_t>& sums) const { sums.assign(std::max<size_t>(stacks_known_, 1), 0); }
+  void addToSums(std::vector<uint64_t>& sums, uint32_t stack, uint64_t value) const {
+    if (sums.empty()) startSums(sums);
+    sums[stack] += value;
+  }
   // An event of a trace: its stack and annotation checked as a sample's are.
   void addEvent(Event event);
   // Appends an event checked as valid to the run's events. Field by field: the event's

@@ -64,7 +64,11 @@ void decodeEventChunks(const std::string& path, format::RecordingReader& reader,
       regions[r + 1] += bound(chunks[i]);
       wanted += bound(chunks[i]);
     }
-  const double share = wanted > kMaxSizedEvents ? static_cast<double>(kMaxSizedEvents) / static_cast<double>(wanted) : 1.0;
+  // Folded samples take no row: the few other events of a run are kept apart (spilled) and
+  // inserted in order, and the table is not sized for the samples it will not hold.
+  const double share = rec.kinds_folded != 0 ? 0.0
+                       : wanted > kMaxSizedEvents ? static_cast<double>(kMaxSizedEvents) / static_cast<double>(wanted)
+                                                  : 1.0;
   for (size_t r = 0; r < runs; ++r) regions[r + 1] = regions[r] + static_cast<size_t>(static_cast<double>(regions[r + 1]) * share);
   rec.events.resize(regions[runs]);  // not written: each run's thread writes its region
   std::vector<DecodedEvents> decoded(runs);
@@ -101,10 +105,11 @@ std::string agentWarningText(const format::AgentWarningRecord& warning) {
   return "the agent reported at " + formatDuration(warning.time_ns) + ": " + warning.text;
 }
 
-Recording loadRecording(const std::string& path, const TimeWindow& window, size_t threads) {
+Recording loadRecording(const std::string& path, const TimeWindow& window, size_t threads, SampleRows rows) {
   format::RecordingReader reader(path);
   Recording recording;
   recording.window = window;
+  if (rows == SampleRows::Folded) recording.kinds_folded = (1u << static_cast<unsigned>(EventKind::Cpu)) | (1u << static_cast<unsigned>(EventKind::Wall));
   MapLoader maps(recording);
   std::vector<format::ChunkInfo> event_chunks;
   for (const format::ChunkInfo& chunk : reader.plan(window.from_ns, window.to_ns)) {

@@ -13,7 +13,14 @@ namespace stackscope::analysis {
 // was skipped in Recording::warnings. Event chunks are decoded on `threads` threads; 0 lets
 // the loader choose: one per usable CPU, as far as there are megabytes to share out. The
 // model does not depend on the number.
-Recording loadRecording(const std::string& path, const TimeWindow& window = {}, size_t threads = 0);
+//
+// With SampleRows::Folded, time samples (cpu, wall) get no row in Recording::events: they are
+// summed per stack while decoding (Recording::folded), which is all a view needs that only sums
+// per stack (methods, graph) over a selection no predicate narrows; the window is still
+// applied sample by sample. Every other view needs SampleRows::Kept.
+enum class SampleRows { Kept, Folded };
+Recording loadRecording(const std::string& path, const TimeWindow& window = {}, size_t threads = 0,
+                        SampleRows rows = SampleRows::Kept);
 
 // How an agent warning record reads in a report's warnings.
 std::string agentWarningText(const format::AgentWarningRecord& warning);

@@ -30,6 +30,16 @@ void releasePagesInParallel(void* block, size_t bytes) noexcept {
   }
 }
 
+void StackSums::add(const StackSums& other) {
+  const auto sum = [](std::vector<uint64_t>& into, const std::vector<uint64_t>& from) {
+    if (into.size() < from.size()) into.resize(from.size(), 0);
+    for (size_t s = 0; s < from.size(); ++s) into[s] += from[s];
+  };
+  events += other.events;
+  sum(weight, other.weight);
+  for (size_t column = 0; column < kAmountColumns; ++column) sum(amounts[column], other.amounts[column]);
+}
+
 std::vector<EventKind> Recording::eventKinds() const {
   std::vector<EventKind> kinds;
   const auto add = [&](EventKind kind) {
@@ -109,6 +119,7 @@ void Recording::dropEvents() {
   frees_unmatched.clear();
   lock_owners.clear();
   kinds_seen = 0;
+  for (StackSums& sums : folded) sums = {};
   histograms.clear();
   statuses.clear();
   lost.clear();

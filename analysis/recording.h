@@ -134,6 +134,18 @@ struct HistogramPoint {
   int64_t pause_ns = 0;  // how long its heap walk held the VM stopped
 };
 
+// Events of one kind folded while loading into sums per stack id (Recording::folded): all a
+// view that only sums per stack needs of them, without a row (24 bytes, mapped, written and
+// freed) per event.
+struct StackSums {
+  uint64_t events = 0;
+  std::vector<uint64_t> weight;  // indexed by stack id: the events' weight summed; empty: no event
+  // Their stored quantities (Recording::amounts' columns) summed, each empty when no event
+  // carried it.
+  std::array<std::vector<uint64_t>, kAmountColumns> amounts;
+  void add(const StackSums& other);
+};
+
 // Who a thread worked for at a sample: a string id per format::AnnotationField, 0 = unset.
 using Annotation = std::array<uint32_t, format::kAnnotationFieldCount>;
 
@@ -177,7 +189,14 @@ struct Recording {
   std::vector<std::pair<uint64_t, int64_t>> frees_unmatched;
   // Lock events' owners: empty (none known) or parallel to `events`.
   std::vector<LockOwner> lock_owners;
-  uint32_t kinds_seen = 0;  // bit per EventKind with events in `events`: the loader keeps it
+  uint32_t kinds_seen = 0;  // bit per EventKind with events in `events` or `folded`: the loader keeps it
+  // Bit per EventKind whose events were folded into `folded` instead of rows of `events`, on the
+  // caller's request (load.h, SampleRows::Folded): time samples, for a view that sums per stack
+  // over a selection no predicate narrows. Such a kind has no row in `events`: only
+  // valuesByStack answers for it (stack_counts.h), and forEachEvent refuses it.
+  uint32_t kinds_folded = 0;
+  std::array<StackSums, kEventKindCount> folded;  // by kind
+  bool isFolded(EventKind kind) const { return (kinds_folded >> static_cast<unsigned>(kind)) & 1u; }
   std::vector<HistogramPoint> histograms;  // the class histograms in the window, by time
   std::vector<format::StatusRecord> statuses;
   std::vector<format::MarkerRecord> markers;  // every marker of the recording, whatever the window

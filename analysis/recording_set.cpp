@@ -83,8 +83,11 @@ std::vector<std::string> recordingParts(const std::string& path) {
   return paths;
 }
 
-Recording loadRecordingSet(const std::string& path, const TimeWindow& window) {
-  return loadSet(path, [&](const std::string& part) { return loadRecording(part, window); });
+Recording loadRecordingSet(const std::string& path, const TimeWindow& window, SampleRows rows) {
+  // Merging parts (recording_merge.h) renumbers the events' stacks row by row: a rotated
+  // recording keeps its rows.
+  if (rows == SampleRows::Folded && partsOf(path).size() != 1) rows = SampleRows::Kept;
+  return loadSet(path, [&](const std::string& part) { return loadRecording(part, window, 0, rows); });
 }
 
 Recording loadMapDataSet(const std::string& path) {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/load.h"
 #include "analysis/recording.h"
 
 namespace stackscope::analysis {
@@ -18,8 +19,9 @@ std::vector<std::string> recordingParts(const std::string& path);
 // loadRecording (load.h) over every part, merged into one model (recording_merge.h). A part
 // of another session (another pid or start), or one that cannot be read, is left out with a
 // warning; a part missing from the sequence is told in the warnings. Throws as loadRecording
-// does when the first part cannot be read.
-Recording loadRecordingSet(const std::string& path, const TimeWindow& window = {});
+// does when the first part cannot be read. `rows` as for loadRecording; a recording of several
+// parts is always loaded with its rows.
+Recording loadRecordingSet(const std::string& path, const TimeWindow& window = {}, SampleRows rows = SampleRows::Kept);
 
 // loadMapData (load.h) over every part: the names and markers of the whole recording.
 Recording loadMapDataSet(const std::string& path);

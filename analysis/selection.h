@@ -32,6 +32,9 @@ struct Selection {
   int64_t coveredNs(int64_t end_ns) const;
   // True when the intervals are not simply the hull (a snapshot of several pairs).
   bool fragmented() const { return intervals.size() > 1; }
+  // True when something beyond the hull narrows the events (selectionPredicate is not empty):
+  // a filter, a navigation step's values, several intervals.
+  bool narrowsEvents() const { return !filters.empty() || resource.filter() != nullptr || fragmented(); }
   // Everything that decides the view's content, as text: a cache key part.
   std::string key() const;
 };

@@ -1,6 +1,7 @@
 #include "analysis/selection_notes.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "analysis/status_series.h"
 #include "common/duration.h"
@@ -11,6 +12,10 @@ namespace {
 
 bool keepsAny(const Selection& selection, const Recording& recording, EventKind kind) {
   const EventPredicate keep = selectionPredicate(selection, recording);
+  if (recording.isFolded(kind)) {
+    if (keep) throw std::logic_error("a predicate cannot narrow events folded per stack");
+    return recording.folded[static_cast<size_t>(kind)].events != 0;
+  }
   return std::any_of(recording.events.begin(), recording.events.end(),
                      [&](const Event& e) { return e.kind == kind && (!keep || keep(e)); });
 }

@@ -1,6 +1,7 @@
 #include "analysis/stack_counts.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "analysis/parallel.h"
 
@@ -26,9 +27,27 @@ StackValues partOfValues(const Recording& recording, const EventScope& scope, si
   return values;
 }
 
+// The values of a kind folded while loading (Recording::folded): its sums are already per stack.
+StackValues foldedValues(const Recording& recording, const EventScope& scope) {
+  if (scope.keep) throw std::logic_error("a predicate cannot narrow events folded per stack");
+  const StackSums& sums = recording.folded[static_cast<size_t>(scope.kind)];
+  const MetricValue value(recording, *scope.metric);
+  StackValues values;
+  values.by_stack.assign(recording.stacks.size(), 0);
+  values.samples_by_stack.assign(recording.stacks.size(), 0);
+  for (uint32_t stack = 0; stack < std::min(sums.weight.size(), recording.stacks.size()); ++stack) {
+    values.by_stack[stack] = value(sums, stack);
+    values.samples_by_stack[stack] = sums.weight[stack];
+    values.totals.samples += values.samples_by_stack[stack];
+    values.totals.value += values.by_stack[stack];
+  }
+  return values;
+}
+
 }  // namespace
 
 StackValues valuesByStack(const Recording& recording, const EventScope& scope, size_t threads) {
+  if (recording.isFolded(scope.kind)) return foldedValues(recording, scope);
   const size_t events = recording.events.size();
   if (threads == 0) threads = scope.keep ? 1 : std::min(usableCpus(), events / kMinEventsPerThread);
   threads = std::clamp<size_t>(threads, 1, std::max<size_t>(events, 1));

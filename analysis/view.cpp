@@ -34,6 +34,7 @@ MetricValue::MetricValue(const Recording& recording, const MetricInfo& metric) {
       // A column no event filled: the quantity was not recorded, every value is 0.
       const std::vector<uint64_t>& column = recording.amounts[metric.column];
       scale_ = 0;
+      column_ = metric.column;
       if (!column.empty() && column.size() == recording.events.size()) amounts_ = column.data();
       return;
     }

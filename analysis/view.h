@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <optional>
+#include <stdexcept>
 
 #include "analysis/recording.h"
 
@@ -70,10 +72,18 @@ class MetricValue {
  public:
   MetricValue(const Recording& recording, const MetricInfo& metric);
   uint64_t operator()(const Event& event, size_t index) const { return amounts_ ? amounts_[index] : event.weight * scale_; }
+  // The value of the events folded into `sums` (Recording::folded) with stack `stack`: the
+  // sum of their values, as the rows would have given them one by one.
+  uint64_t operator()(const StackSums& sums, uint32_t stack) const {
+    if (!column_) return sums.weight[stack] * scale_;
+    const std::vector<uint64_t>& summed = sums.amounts[*column_];
+    return stack < summed.size() ? summed[stack] : 0;
+  }
 
  private:
   const uint64_t* amounts_ = nullptr;  // the metric's column, for stored quantities
   uint64_t scale_ = 1;                 // otherwise: value = weight * scale
+  std::optional<uint8_t> column_;      // the column of a stored quantity
 };
 
 // Calls fn(event, value) for every event of the scope's kind that its predicate keeps, and
@@ -81,6 +91,8 @@ class MetricValue {
 template <typename Fn>
 ViewTotals forEachEvent(const Recording& recording, const EventScope& scope, Fn&& fn, size_t begin = 0,
                         size_t end = SIZE_MAX) {
+  // Folded events have no row to hand to fn: only valuesByStack (stack_counts.h) sums them.
+  if (recording.isFolded(scope.kind)) throw std::logic_error("events folded per stack have no rows to visit");
   const MetricValue value(recording, *scope.metric);
   ViewTotals totals;
   const EventTable& events = recording.events;

@@ -32,7 +32,7 @@ struct ReportArgs {
 
 // The view, and in `notes` why it is empty or what else the user should know (selection_notes.h).
 std::string render(const ReportArgs& args, const analysis::Selection& selection, std::vector<std::string>& notes) {
-  const analysis::Recording recording = analysis::loadRecordingSet(args.selection.file, selection.hull());
+  const analysis::Recording recording = analysis::loadRecordingSet(args.selection.file, selection.hull(), sampleRowsFor(selection));
   exporting::ReportOptions options;
   const ChosenEvents chosen = chooseEvents(args.selection, selection, recording);
   options.event = chosen.kind;

@@ -45,6 +45,12 @@ analysis::GroupBy groupOf(ResourceType type, analysis::EventKind kind) {
 
 }  // namespace
 
+analysis::SampleRows sampleRowsFor(const analysis::Selection& selection) {
+  const ResourceType view = selection.resource.view().type;
+  const bool sums_per_stack = view == ResourceType::Methods || view == ResourceType::Graph;
+  return sums_per_stack && !selection.narrowsEvents() ? analysis::SampleRows::Folded : analysis::SampleRows::Kept;
+}
+
 void writeView(std::ostream& out, const analysis::Recording& rec, const analysis::Selection& selection,
                const exporting::ReportOptions& options, bool json) {
   // One pass: the whole resource name, snapshot and filter are one predicate, over the
