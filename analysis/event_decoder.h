@@ -67,6 +67,8 @@ class EventDecoder final : public format::RecordVisitor {
   }
   DecodedEvents take() {
     out_.placed = count_ - out_.spilled.size();
+    for (size_t kind = 0; kind < kEventKindCount; ++kind)  // told here, not per folded sample
+      if (out_.folded[kind].events != 0) out_.kinds_seen |= 1u << kind;
     return std::move(out_);
   }
   // About to decode up to `events` more events (a chunk's record count): the region's pages
@@ -107,7 +109,6 @@ class EventDecoder final : public format::RecordVisitor {
     sums.weight[stack] += std::min(s.weight, Event::kMaxWeight);
     if (s.cpu_us != 0) addToSums(sums.amounts[kCpuTimeColumn], stack, s.cpu_us * 1000);
     if (s.alloc_bytes != 0) addToSums(sums.amounts[kAllocBytesColumn], stack, s.alloc_bytes);
-    out_.kinds_seen |= 1u << static_cast<unsigned>(kind);
   }
   // A sum per stack the decoder knows, all 0.
   void startSums(std::vector<uint64_t>& sums) const { sums.assign(std::max<size_t>(stacks_known_, 1), 0); }
