@@ -71,9 +71,8 @@ struct Options {
   // annotation, and other users pay nothing.
   bool native = true;
   // JDK 21+: carriers' samples become their virtual threads', and the lock trace follows
-  // those's waits, through the mount events. Off (vthreads=no), HotSpot is never asked to tell
-  // of mounts, which it then does for every switch until the JVM exits, even after a detach
-  // (docs/benchmarks.md, virtual_handoff.sh): a carrier is sampled as itself.
+  // their waits, through the mount events. Off (vthreads=no): no mount event, no callback at
+  // every switch (docs/benchmarks.md, virtual_handoff.sh); a carrier is sampled as itself.
   bool vthreads = true;
   int64_t status_interval_ns = 1'000'000'000;  // 1s
   int64_t alloc_interval = 512 * 1024;  // bytes: JVMTI heap sampling's mean interval

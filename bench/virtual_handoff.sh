@@ -5,7 +5,7 @@
 # interleaved: no agent; the agent loaded at the JVM's start (event=cpu); the agent attached
 # after the warm-up (stackscope attach -e cpu), for the whole timed part; and attached for 1 s
 # after the warm-up and detached before the timed part (what an attach leaves behind: HotSpot
-# goes on telling JVMTI of every mount once an agent followed virtual threads), and the same
+# takes its slower mount path for good once an agent was loaded), and the same
 # with --no-vthreads; start, attach and detached also with BASELINE's build when given. Prints per config the median (min-max) of the
 # timed part's process CPU and wall time, and the medians' ratios to no agent.
 # Usage: bench/virtual_handoff.sh [BUILD_DIR]

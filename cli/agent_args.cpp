@@ -44,8 +44,7 @@ void addAgentArgs(CLI::App* cmd, AgentArgs& args) {
                 "JVM's own threads (GC, compilers: 'jvm:NAME')");
   cmd->add_flag("--no-vthreads", args.no_vthreads,
                 "JDK 21+: sample carriers as themselves, not as the virtual threads they run, and leave virtual "
-                "threads' waits out of the lock trace; HotSpot is then never asked to tell of their mounts, which "
-                "costs every switch until the JVM exits, even after a detach");
+                "threads' waits out of the lock trace: no callback of the agent at every mount and unmount");
   cmd->add_option("--metrics", args.metrics,
                   "What each sample carries of its thread's use since its previous sample: a comma list of cpu "
                   "(its CPU time) and alloc (the bytes it allocated), or none (default none); reports count "
