@@ -1,7 +1,5 @@
 package io.stackscope.workloads;
 
-import java.lang.reflect.Method;
-
 /**
  * Virtual threads (JDK 21+) that burn CPU: args[0] threads (default 2), each mixing integers
  * for args[1] ms of wall time (default 1500) in spin(), never blocking, so each stays mounted
@@ -13,19 +11,8 @@ public final class VirtualBurn {
     public static void main(String[] args) throws Exception {
         int count = (int) Cpu.millis(args, 0, 2);
         long spinNs = Cpu.millis(args, 1, 1500) * 1_000_000L;
-        Method start;
-        try {
-            start = Thread.class.getMethod("startVirtualThread", Runnable.class);
-        } catch (NoSuchMethodException e) {
-            System.out.println("no virtual threads");
+        if (!VirtualThreads.runAll(count, () -> spin(spinNs))) {
             return;
-        }
-        Thread[] threads = new Thread[count];
-        for (int i = 0; i < count; i++) {
-            threads[i] = (Thread) start.invoke(null, (Runnable) () -> spin(spinNs));
-        }
-        for (Thread t : threads) {
-            t.join();
         }
         System.out.println("virtual " + count);
     }

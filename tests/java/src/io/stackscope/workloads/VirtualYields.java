@@ -1,7 +1,5 @@
 package io.stackscope.workloads;
 
-import java.lang.reflect.Method;
-
 /**
  * Virtual threads (JDK 21+) that yield between bursts of CPU deep in their stacks: args[0]
  * threads (default 4), for args[1] ms of wall time (default 1500). Each descends 40 calls
@@ -20,19 +18,8 @@ public final class VirtualYields {
     public static void main(String[] args) throws Exception {
         int count = (int) Cpu.millis(args, 0, 4);
         long end = System.nanoTime() + Cpu.millis(args, 1, 1500) * 1_000_000L;
-        Method start;
-        try {
-            start = Thread.class.getMethod("startVirtualThread", Runnable.class);
-        } catch (NoSuchMethodException e) {
-            System.out.println("no virtual threads");
+        if (!VirtualThreads.runAll(count, () -> descend(DEPTH, end))) {
             return;
-        }
-        Thread[] threads = new Thread[count];
-        for (int i = 0; i < count; i++) {
-            threads[i] = (Thread) start.invoke(null, (Runnable) () -> descend(DEPTH, end));
-        }
-        for (Thread t : threads) {
-            t.join();
         }
         System.out.println("thrown " + THROWN.get());
     }
