@@ -232,13 +232,13 @@ void WriterThread::drainRing(JNIEnv* jni) {
 
 void WriterThread::writeStack(JNIEnv* jni, const SampleSlot& slot) {
   ensureThreadRecord(slot.thread);
-  raw_frames_.assign(slot.frames, slot.frames + slot.count);
+  const std::span<const RawFrame> frames(slot.frames, slot.count);
   // Only platform threads are repeated; virtual ones, maybe millions, are not remembered.
   const bool keeps_frames = slot.carrier == 0 && in_.options->mode == SampleMode::Wall;
   // Naming every frame and walking the prefix tree was most of the writer's work per sample;
   // a stack seen before is one hash of its raw frames. Wall mode and pauses need the frames.
-  const uint32_t stack = keeps_frames || pauseFrameName(slot.state) ? internRawStack(jni, 0, raw_frames_, 0)
-                                                                     : traceStack(jni, 0, raw_frames_);
+  const uint32_t stack = keeps_frames || pauseFrameName(slot.state) ? internRawStack(jni, 0, frames, 0)
+                                                                     : traceStack(jni, 0, frames);
   if (slot.carrier == 0) {
     last_stack_[slot.thread] = stack;
     if (keeps_frames) last_frames_[slot.thread] = frames_;

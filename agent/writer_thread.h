@@ -174,7 +174,6 @@ class WriterThread {
   std::vector<Histogram> histogram_batch_;
   std::vector<ThreadStartNote> thread_start_batch_;
   std::vector<format::Frame> frames_;
-  std::vector<RawFrame> raw_frames_;  // a sample's frames, as stack_cache_ takes them
   RawStackCache stack_cache_;  // the traces' and samples' stacks already interned (traceStack)
   // The class frame's method id by (interned class name, uncaught) (exception_trace.h).
   std::map<std::pair<const std::string*, bool>, uint32_t> exception_frames_;
