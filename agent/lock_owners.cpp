@@ -23,8 +23,11 @@ void LockOwners::look(JNIEnv* jni, int64_t now) {
   looks_.refill(now);
   short_looks_.refill(now);
   std::vector<Waiter> waiters;
+  std::vector<WaitId> refused;  // this look's waits left for budget
   // Under the registry's mutex only the slots are read and local references made: the
-  // JVMTI calls that may stop the VM come after it is released.
+  // JVMTI calls that may stop the VM come after it is released. A monitor enter's look is
+  // paid from the budget here, before any reference is made for it: under contention most
+  // passes find the budget spent, and the references cost more than the rest of the pass.
   registry_.withSlotsLocked([&](uint64_t, auto& slots) {
     for (auto& [id, slot] : slots) {
       const int64_t start = slot->wait_start_ns.load(std::memory_order_acquire);
@@ -35,6 +38,10 @@ void LockOwners::look(JNIEnv* jni, int64_t now) {
       if (now - start < trace_.thresholdNs() || source == WaitSource::ObjectWait || !slot->thread_ref ||
           culprits_.count(wait) != 0 || waiters.size() >= kMaxWaitersPerLook)
         continue;
+      if (source == WaitSource::MonitorEnter && !budgetFor(now - start).take()) {
+        refused.push_back(wait);  // tried again at the next look while it lasts
+        continue;
+      }
       waiters.push_back({wait, source, static_cast<jthread>(jni->NewLocalRef(slot->thread_ref))});
     }
   });
@@ -42,7 +49,7 @@ void LockOwners::look(JNIEnv* jni, int64_t now) {
   std::sort(going_on_.begin(), going_on_.end());
   for (const WaitId& wait : waiting_budget_)
     if (!std::binary_search(going_on_.begin(), going_on_.end(), wait)) ++skipped_;
-  waiting_budget_.clear();
+  waiting_budget_ = std::move(refused);
   // Waiters of one lock share its owner, and an owner's stack is taken once: one safepoint
   // per contended monitor and one handshake per owner in a look, however many wait.
   seen_monitors_.clear();
@@ -54,8 +61,8 @@ void LockOwners::look(JNIEnv* jni, int64_t now) {
       culprits_[waiter.wait];  // looked at, no owner
       continue;
     }
-    RateBudget& budget = now - waiter.wait.second >= kLongWaitNs ? looks_ : short_looks_;
-    if (!budget.take()) {
+    // A monitor enter's look was paid for above; a park on a lock pays now.
+    if (waiter.source == WaitSource::Park && !budgetFor(now - waiter.wait.second).take()) {
       waiting_budget_.push_back(waiter.wait);  // tried again at the next look while it lasts
       continue;
     }

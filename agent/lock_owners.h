@@ -23,7 +23,9 @@
 // LockContention 1-2 % of its CPU, its waits (2 ms) all short (docs/benchmarks.md). A wait
 // refused a look for budget is tried again at the next drain while it lasts (from the long
 // budget once it is long), so long waits keep their owner; the others have none, and the
-// recording says how many (skipped()).
+// recording says how many (skipped()). A monitor enter's wait asks the budget before the
+// look makes anything for it (a local reference costs more than the rest of a refused
+// pass); a park asks once its blocker shows a lock (parks on anything else take none).
 //
 // Identity: a wait is (its thread's registry id, its monotonic start), the pair the event
 // carries (LockWait), so the culprit found here joins its event when the writer drains it.
@@ -84,6 +86,8 @@ class LockOwners {
   // The owner of `monitor` (a local reference or null), looked up once per look.
   jthread monitorOwner(JNIEnv* jni, jobject monitor);
   uint32_t registryIdOf(JNIEnv* jni, jthread thread);
+  // The budget a wait that has lasted `waited_ns` is looked at from.
+  RateBudget& budgetFor(int64_t waited_ns) { return waited_ns >= kLongWaitNs ? looks_ : short_looks_; }
 
   jvmtiEnv* jvmti_;
   ThreadRegistry& registry_;

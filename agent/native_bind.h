@@ -9,10 +9,9 @@
 // Thread.start0 is registered with the others of Thread while the JVM starts; it is known by
 // the address bound too, HotSpot's exported JVM_StartThread. Throwable.fillInStackTrace is
 // known by the address bound, the JDK's exported JNI function
-// Java_java_lang_Throwable_fillInStackTrace (dladdr), which needs no JVMTI call. Re-registering a native later
-// instead (RegisterNatives from the agent) would make HotSpot log a warning on the program's
-// stdout. Binds are rare (once per native method), so the callback may name each method it is
-// offered.
+// Java_java_lang_Throwable_fillInStackTrace (dladdr), which needs no JVMTI call. Binds are
+// rare (once per native method), so the callback may name each method it is offered. After an
+// attach these natives were bound long before: bound_natives.h binds them again.
 #pragma once
 
 #include <jni.h>

@@ -21,10 +21,12 @@ class LockTrace;
 void setParkTrace(LockTrace* trace);
 
 // The JVM's Unsafe_Park at `original` is being bound: returns the wrapper to bind instead.
+// Null forgets it again: the wrapper was not bound after all (bound_natives.h).
 void* wrapPark(void* original);
 bool isParkWrapper(const void* address);
 
-// Whether Unsafe.park was wrapped (by VMInit it should be; if not, parks are not traced).
+// Whether Unsafe.park was wrapped (by VMInit it should be, or once bound again after an
+// attach; if not, parks are not traced).
 bool parkHooked();
 
 }  // namespace stackscope::agent

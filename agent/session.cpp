@@ -9,6 +9,7 @@
 #include <ctime>
 #include <mutex>
 
+#include "agent/bound_natives.h"
 #include "agent/calling_thread.h"
 #include "agent/control_glue.h"
 #include "agent/cpu_sampler.h"
@@ -191,19 +192,27 @@ void writeRecordingInfo(Session& session, JNIEnv* jni, uint32_t sample_metrics) 
   session.writer.writeInfo(info);
 }
 
-// Parks reach the lock trace once its fields are bound and Unsafe.park is wrapped (park_hook.h);
-// if either fails, monitors are still traced and the recording says parks are not.
-void startParkTrace(Session& session, JNIEnv* jni) {
+// Parks can reach the lock trace once its fields are bound and Unsafe.park is wrapped
+// (park_hook.h); if either fails, monitors are still traced and the recording says parks are not.
+bool parkTraceReady(Session& session, JNIEnv* jni) {
   const bool bound = session.locks.init(jni);
-  if (bound && parkHooked()) {
-    setParkTrace(&session.locks);
-    return;
-  }
+  if (bound && parkHooked()) return true;
   const std::string warning = std::string("the lock trace does not see parks (java.util.concurrent locks): ") +
-                              (bound ? "Unsafe.park was not bound through the agent (it is bound at JVM start)"
+                              (bound ? "the agent could not wrap Unsafe.park (after an attach it needs libjvm's symbol Unsafe_Park)"
                                      : "this JVM lacks Thread.parkBlocker");
   std::fprintf(stderr, "stackscope: warning: %s\n", warning.c_str());
   session.writer.writeAgentWarning({0, warning});
+  return false;
+}
+
+// The wrapped natives (native_bind.h) hand their calls to the traces from now on. Like the
+// traces' JVMTI events, only once the running threads are known: a call before would have no
+// thread. Throwable.fillInStackTrace(int) is bound when first called, usually after VMInit; the
+// writer says at the end if it never was (exception_trace.h).
+void handWrappedNativesToTraces(Session& session, bool parks) {
+  if (parks) setParkTrace(&session.locks);
+  if (createdExceptions(session.options)) setFillInStackTraceTrace(&session.exceptions);
+  setThreadParents(&session.thread_parents);
 }
 
 // The collectors' names and the cause, in the PerfData block (gc_trace.h): it exists from
@@ -314,14 +323,12 @@ void begin(Session& session, JNIEnv* jni, jthread main_thread) {
   if (session.options.traces & kTraceGc) bindGcCounters(session.gc_trace);
   writeRecordingInfo(session, jni, sample_metrics);  // before the writer thread exists: no lock needed
   if (!session.dropped_traces.empty()) session.writer.writeAgentWarning({0, session.dropped_traces});
-  if (session.options.traces & kTraceLock) startParkTrace(session, jni);
-  // Throwable.fillInStackTrace(int) is bound when first called, usually after this; the
-  // writer says at the end if it never was (exception_trace.h). After an attach it usually
-  // was already, and the trace sees nothing unless an earlier session of this agent wrapped it.
-  if (createdExceptions(session.options)) setFillInStackTraceTrace(&session.exceptions);
-  // Thread.start0 is bound while the JVM starts: after an attach it was not wrapped, and no
-  // thread's starter is known (thread_parents.h).
-  setThreadParents(&session.thread_parents);
+  // After an attach the natives the traces wrap were bound long ago: bind them again to the
+  // wrappers (an earlier session of this agent may have done so already).
+  if (!main_thread) {
+    wrapBoundNatives(jni, {(session.options.traces & kTraceLock) != 0, createdExceptions(session.options), true});
+  }
+  const bool parks = (session.options.traces & kTraceLock) && parkTraceReady(session, jni);
   if (replacedForeignSigprofHandler()) session.writer.writeAgentWarning({0, foreignHandlerWarning()});
   session.recording = true;
   session.serial = ++g_process.sessions;
@@ -347,6 +354,7 @@ void begin(Session& session, JNIEnv* jni, jthread main_thread) {
   } else {
     session.tracker.registerRunning(jni, isAgentThread);
   }
+  handWrappedNativesToTraces(session, parks);
   if (const jvmtiError code = enableTraceEvents(jvmti, session.options); code != JVMTI_ERROR_NONE) {
     std::fprintf(stderr, "stackscope: cannot enable the traces' JVMTI events (error %d); they record nothing\n",
                  static_cast<int>(code));

@@ -67,4 +67,6 @@ void* wrapThreadStart(void* original) {
 
 bool isThreadStartWrapper(const void* address) { return address == reinterpret_cast<const void*>(&startWrapper); }
 
+bool threadStartHooked() { return g_original.load(std::memory_order_acquire) != nullptr; }
+
 }  // namespace stackscope::agent

@@ -6,9 +6,9 @@
 // Java stack and the new thread's id (Thread.tid), and queues them for the writer, which writes
 // a ThreadParent record (docs/format.md).
 //
-// Not seen: threads started before the agent was loaded, or after a dynamic attach (start0 is
-// bound once, when Thread is initialised), virtual threads (not started through start0) and the
-// JVM's own threads. A starting thread the collection-time filter leaves out is still noted: the
+// Not seen: threads started before the agent was loaded (after a dynamic attach start0 is
+// bound again to the wrapper: bound_natives.h), virtual threads (not started through start0)
+// and the JVM's own threads. A starting thread the collection-time filter leaves out is still noted: the
 // new thread may be one the filter keeps.
 #pragma once
 
@@ -57,7 +57,10 @@ class ThreadParents {
 // Starts are handed to `parents` from now on (null: no longer).
 void setThreadParents(ThreadParents* parents);
 // The JVM's JVM_StartThread at `original` is being bound to Thread.start0: returns the wrapper.
+// Null forgets it again: the wrapper was not bound after all (bound_natives.h).
 void* wrapThreadStart(void* original);
 bool isThreadStartWrapper(const void* address);
+// Whether Thread.start0 was wrapped (at its bind, or bound again after an attach).
+bool threadStartHooked();
 
 }  // namespace stackscope::agent

@@ -79,7 +79,7 @@ void WriterThread::drainTraces(JNIEnv* jni, bool last) {
   // Tests ask for the own stacks' check (own_stacks.h): its counts, whatever they are.
   if (in_.locks && in_.locks->ownStacks().checking()) warn("lock trace, monitor enters' " + in_.locks->ownStacks().summary());
   if (in_.exceptions && in_.exceptions->blind()) {
-    warn("the exception trace saw nothing: Throwable.fillInStackTrace was not bound through the agent");
+    warn("the exception trace saw nothing: the agent could not wrap Throwable.fillInStackTrace");
   }
   // A death not recorded leaves its object live for ever in the live view: say how many.
   const uint64_t frees_dropped = in_.allocs ? in_.allocs->freesDropped() : 0;

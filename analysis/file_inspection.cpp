@@ -37,6 +37,7 @@ std::string recordTypeName(uint32_t type) {
     case RecordType::Lock: return "lock";
     case RecordType::ClassHistogram: return "class_histogram";
     case RecordType::ThreadParent: return "thread_parent";
+    case RecordType::SampleRun: return "sample_run";
   }
   return "unknown_" + std::to_string(type);
 }

@@ -1,6 +1,7 @@
 #include "analysis/load.h"
 
 #include <algorithm>
+#include <atomic>
 
 #include "analysis/event_decoder.h"
 #include "analysis/map_loader.h"
@@ -31,71 +32,81 @@ class EndFinder final : public format::RecordVisitor {
 
 // Below this much decompressed data per thread, a thread costs more than it saves.
 constexpr uint64_t kMinRawBytesPerThread = 4u << 20;
+// With several threads the chunks are cut into this many pieces per thread, which the threads
+// take in turn: a thread that starts late or runs on a busier core takes fewer. With one run
+// per thread the first, which also reads the map data, finished last; 16 pieces a thread
+// shortened the slow runs of 50 M samples on 2 cores (docs/benchmarks.md, engine6).
+constexpr size_t kPiecesPerThread = 16;
 
-// Decodes the event chunks into the model: split into contiguous runs of about equal size,
-// one per usable CPU, each decoded by its own thread with its own reader (the caller's for the
-// first) into its own region of the event table, then merged in chunk order, so the model is
-// the one a sequential read builds.
+// Decodes the event chunks into the model: cut into contiguous pieces of about equal size, each
+// decoded by one of the threads (one per usable CPU, each with its own reader) into its own
+// region of the event table, then merged in chunk order, so the model is the one a sequential
+// read builds. One thread decodes everything with the caller's reader.
 void decodeEventChunks(const std::string& path, format::RecordingReader& reader, Recording& rec,
                        const std::vector<format::ChunkInfo>& chunks, size_t wanted_threads, DecodedEvents& totals) {
-  // A run's region holds its chunks' records. The counts come from the file, so each is
-  // believed only as far as its chunk's decompressed size allows (a sample record takes at
-  // least kMinSampleBytes): a hostile count of 2^32 must not become an allocation.
-  constexpr size_t kMinSampleBytes = 6;
+  // A piece's region holds its chunks' records. The counts come from the file, so each is
+  // believed only as far as its chunk's decompressed size allows (a sample takes at least
+  // kMinSampleBytes: a byte in each of a SampleRun's four columns): a hostile count of 2^32
+  // must not become an allocation.
+  constexpr size_t kMinSampleBytes = 4;
   const auto bound = [](const format::ChunkInfo& c) { return std::min<size_t>(c.record_count, c.raw_size / kMinSampleBytes); };
   uint64_t raw = 0;
   for (const format::ChunkInfo& c : chunks) raw += c.raw_size;
   const size_t worth = wanted_threads > 0 ? wanted_threads : std::min<uint64_t>(raw / kMinRawBytesPerThread, usableCpus());
   const size_t threads = std::clamp<size_t>(worth, 1, std::max<size_t>(chunks.size(), 1));
-  // Run r holds chunks [starts[r], starts[r + 1]).
+  const size_t wanted_pieces = threads == 1 ? 1 : std::min(threads * kPiecesPerThread, chunks.size());
+  // Piece p holds chunks [starts[p], starts[p + 1]).
   std::vector<size_t> starts{0};
   uint64_t filled = 0;
-  for (size_t i = 0; i < chunks.size() && starts.size() < threads; ++i) {
+  for (size_t i = 0; i < chunks.size() && starts.size() < wanted_pieces; ++i) {
     filled += chunks[i].raw_size;
-    if (filled * threads >= raw * starts.size()) starts.push_back(i + 1);
+    if (filled * wanted_pieces >= raw * starts.size()) starts.push_back(i + 1);
   }
   starts.push_back(chunks.size());
-  const size_t runs = starts.size() - 1;
-  // Run r's region is entries [regions[r], regions[r + 1]) of the table.
-  std::vector<size_t> regions(runs + 1, 0);
+  const size_t pieces = starts.size() - 1;
+  // Piece p's region is entries [regions[p], regions[p + 1]) of the table.
+  std::vector<size_t> regions(pieces + 1, 0);
   size_t wanted = 0;
-  for (size_t r = 0; r < runs; ++r)
-    for (size_t i = starts[r]; i < starts[r + 1]; ++i) {
-      regions[r + 1] += bound(chunks[i]);
+  for (size_t p = 0; p < pieces; ++p)
+    for (size_t i = starts[p]; i < starts[p + 1]; ++i) {
+      regions[p + 1] += bound(chunks[i]);
       wanted += bound(chunks[i]);
     }
-  // Folded samples take no row: the few other events of a run are kept apart (spilled) and
+  // Folded samples take no row: the few other events of a piece are kept apart (spilled) and
   // inserted in order, and the table is not sized for the samples it will not hold.
   const double share = rec.kinds_folded != 0 ? 0.0
                        : wanted > kMaxSizedEvents ? static_cast<double>(kMaxSizedEvents) / static_cast<double>(wanted)
                                                   : 1.0;
-  for (size_t r = 0; r < runs; ++r) regions[r + 1] = regions[r] + static_cast<size_t>(static_cast<double>(regions[r + 1]) * share);
-  rec.events.resize(regions[runs]);  // not written: each run's thread writes its region
-  std::vector<DecodedEvents> decoded(runs);
-  std::vector<std::vector<std::string>> warnings(runs);
-  std::vector<uint64_t> bytes(runs, 0);
-  const auto decodeRun = [&](size_t r, format::RecordingReader& from) {
+  for (size_t p = 0; p < pieces; ++p) regions[p + 1] = regions[p] + static_cast<size_t>(static_cast<double>(regions[p + 1]) * share);
+  rec.events.resize(regions[pieces]);  // not written: each piece's thread writes its region
+  std::vector<DecodedEvents> decoded(pieces);
+  std::vector<std::vector<std::string>> warnings(pieces);
+  std::vector<uint64_t> bytes(pieces, 0);
+  // The caller's reader counts its own warnings and bytes; another reader's are kept per piece.
+  const auto decodePiece = [&](size_t p, format::RecordingReader& from) {
     const size_t warned = from.warnings().size();
     const uint64_t read = from.bytesRead();
-    EventDecoder decoder(rec, rec.window, rec.events, regions[r], regions[r + 1]);
-    from.willRead(std::span(chunks).subspan(starts[r], starts[r + 1] - starts[r]));
-    for (size_t i = starts[r]; i < starts[r + 1]; ++i) {
+    EventDecoder decoder(rec, rec.window, rec.events, regions[p], regions[p + 1]);
+    from.willRead(std::span(chunks).subspan(starts[p], starts[p + 1] - starts[p]));
+    for (size_t i = starts[p]; i < starts[p + 1]; ++i) {
       decoder.expect(bound(chunks[i]));
       decoder.read(from, chunks[i]);
     }
-    decoded[r] = decoder.take();
-    if (r > 0) warnings[r].assign(from.warnings().begin() + static_cast<std::ptrdiff_t>(warned), from.warnings().end());
-    bytes[r] = from.bytesRead() - read;
+    decoded[p] = decoder.take();
+    if (&from == &reader) return;
+    warnings[p].assign(from.warnings().begin() + static_cast<std::ptrdiff_t>(warned), from.warnings().end());
+    bytes[p] = from.bytesRead() - read;
   };
-  runParts(runs, [&](size_t r) {
-    if (r == 0) return decodeRun(0, reader);
+  std::atomic<size_t> next_piece{0};
+  runParts(threads, [&](size_t) {
+    if (threads == 1) return decodePiece(0, reader);
     format::RecordingReader own(path);
-    decodeRun(r, own);
+    for (size_t p; (p = next_piece.fetch_add(1)) < pieces;) decodePiece(p, own);
   });
-  for (size_t r = 0; r < runs; ++r) {
-    mergeEvents(rec, std::move(decoded[r]), totals);
-    rec.warnings.insert(rec.warnings.end(), warnings[r].begin(), warnings[r].end());
-    if (r > 0) rec.bytes_read += bytes[r];
+  for (size_t p = 0; p < pieces; ++p) {
+    mergeEvents(rec, std::move(decoded[p]), totals);
+    rec.warnings.insert(rec.warnings.end(), warnings[p].begin(), warnings[p].end());
+    rec.bytes_read += bytes[p];
   }
 }
 

@@ -1,5 +1,5 @@
-// The engine's passes over many events run on several threads: loading (one run of event
-// chunks per thread) and the per-stack sums (a part of the event table per thread).
+// The engine's passes over many events run on several threads: loading (pieces of the event
+// chunks, taken in turn by the threads) and the per-stack sums (a part of the event table per thread).
 #pragma once
 
 #include <cstddef>

@@ -11,7 +11,8 @@ from collections import defaultdict
 NAMES = {1: "info", 2: "string", 3: "method", 4: "stack", 5: "thread", 6: "annotation",
          7: "stack_branch", 16: "sample", 17: "thread_start", 18: "thread_end", 19: "status",
          20: "lost", 21: "end", 22: "marker", 23: "annotation_change", 24: "agent_warning",
-         25: "kind_sample", 26: "gc", 27: "exception"}
+         25: "kind_sample", 26: "gc", 27: "exception", 28: "alloc", 29: "object_free", 30: "lock",
+         31: "class_histogram", 32: "thread_parent", 33: "sample_run"}
 
 
 def varint(data, pos):

@@ -50,6 +50,7 @@ std::vector<std::string> featureNames(uint32_t features) {
     names.push_back(feature == format::kFeatureZstdChunks      ? "zstd_chunks"
                     : feature == format::kFeatureStackBranches ? "stack_branches"
                     : feature == format::kFeatureLaneChecksums ? "lane_checksums"
+                    : feature == format::kFeatureSampleRuns    ? "sample_runs"
                                                                : fmt::format("bit_{}", bit));
   }
   return names;

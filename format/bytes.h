@@ -88,7 +88,10 @@ inline uint32_t laneChecksum(const void* data, size_t size) {
 // yields zeros, so a decoder can read all fields and check once at the end.
 class ByteCursor {
  public:
+  ByteCursor() = default;  // over nothing: every read fails
   ByteCursor(const unsigned char* data, size_t size) : p_(data), end_(data + size) {}
+  explicit ByteCursor(std::string_view bytes)
+      : ByteCursor(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size()) {}
 
   // Inlined into the decoders: a record of a few fields is read per event, tens of millions of
   // times in a large recording, and a call per field showed in perf.
@@ -160,8 +163,8 @@ class ByteCursor {
     p_ = end_;
     return 0;
   }
-  const unsigned char* p_;
-  const unsigned char* end_;
+  const unsigned char* p_ = nullptr;
+  const unsigned char* end_ = nullptr;
   bool failed_ = false;
 };
 

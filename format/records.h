@@ -23,8 +23,12 @@ enum Feature : uint32_t {
   // Chunk payloads are checked by laneChecksum (format/bytes.h), not FNV-1a: a reader that
   // checked them by FNV-1a would find every chunk corrupted, so the bit is a required one.
   kFeatureLaneChecksums = 1u << 2,
+  // Time samples are SampleRun records (33): a reader that skipped them would lose every
+  // sample, so the bit is a required one and a reader older than them refuses the file.
+  kFeatureSampleRuns = 1u << 3,
 };
-inline constexpr uint32_t kKnownRequiredFeatures = kFeatureZstdChunks | kFeatureStackBranches | kFeatureLaneChecksums;
+inline constexpr uint32_t kKnownRequiredFeatures =
+    kFeatureZstdChunks | kFeatureStackBranches | kFeatureLaneChecksums | kFeatureSampleRuns;
 inline constexpr uint32_t kRequiredFeatureMask = 0x0000ffffu;
 
 enum class ChunkKind : uint8_t { Map = 1, Event = 2 };
@@ -56,7 +60,26 @@ enum class RecordType : uint32_t {
   Lock = 30,        // one wait for a lock or a condition (the lock trace)
   ClassHistogram = 31,  // objects in the heap per class at one moment (histo=)
   ThreadParent = 32,    // which thread started a thread, and where (map data, with a time)
+  SampleRun = 33,       // consecutive time samples of an event chunk, column by column
 };
+
+// The columns of a SampleRun record, in the order they are written (docs/format.md). Bit c of
+// the record's column set says column c is present; the first four always are, an absent
+// optional column holds its default for every sample.
+enum SampleRunColumn : uint32_t {
+  kRunTime,        // dt s, from the running time, which each sample moves
+  kRunThread,
+  kRunStack,
+  kRunState,
+  kRunKind,        // SampleKind, default 0 = the recording's mode
+  kRunWeight,      // default 1
+  kRunAnnotation,  // default 0
+  kRunCarrier,     // default 0
+  kRunCpuUs,       // default 0
+  kRunAllocBytes,  // default 0
+  kSampleRunColumns
+};
+inline constexpr uint32_t kRunRequiredColumns = (1u << kRunTime) | (1u << kRunThread) | (1u << kRunStack) | (1u << kRunState);
 
 enum class ThreadState : uint8_t {
   Unknown = 0,
@@ -182,9 +205,9 @@ struct SampleRecord {
   uint32_t weight = 1;      // samples this record stands for
   uint32_t annotation = 0;  // the thread's annotation at the sample (Annotation id), 0 = none
   uint32_t carrier = 0;     // a virtual thread's sample: the platform thread it ran on, 0 = none
-  // Which sampler took it: Mode (written as a Sample record) for the recording's mode, the
-  // first of a comma list; another kind is written as a KindSample record, which readers
-  // older than it skip, so they still count the mode's samples right.
+  // Which sampler took it: Mode for the recording's mode, the first of a comma list. Writers
+  // since SampleRun write every sample in a run (the kind column); older ones wrote another
+  // kind as a KindSample record, which readers older than it skip.
   SampleKind kind = SampleKind::Mode;
   // Optional trailing fields (RecordingInfo::sample_metrics): the thread's CPU time in
   // microseconds and the bytes it allocated since its previous sample. 0: none, or not recorded.

@@ -71,6 +71,7 @@ void RecordingWriter::forgetFile() {
   last_event_end_ = INT64_MIN;
   map_ = {};
   events_ = {};
+  run_ = {};
   index_.clear();
   // Swapped out, not cleared: a rotation is what gives their memory back.
   std::unordered_map<std::string, uint32_t>().swap(strings_);
@@ -94,7 +95,7 @@ bool RecordingWriter::writeHeader() {
   std::string header(reinterpret_cast<const char*>(layout::kFileMagic), sizeof(layout::kFileMagic));
   putFixed<uint16_t>(header, kFormatVersion);
   putFixed<uint16_t>(header, kOldestReaderVersion);
-  putFixed<uint32_t>(header, kFeatureZstdChunks | kFeatureStackBranches | kFeatureLaneChecksums);
+  putFixed<uint32_t>(header, kKnownRequiredFeatures);
   return writeAll(header.data(), header.size());
 }
 
@@ -113,8 +114,35 @@ bool RecordingWriter::writeAll(const void* data, size_t size) {
   return true;
 }
 
-// Records are `type varint, length varint, body`; the body is built in scratch_ first.
-void RecordingWriter::beginRecord(PendingChunk&, RecordType, std::string& body) { body.clear(); }
+// Records are `type varint, length varint, body`; the body is built in scratch_ first. An
+// event record ends the open sample run: the file keeps the order events were written in.
+void RecordingWriter::beginRecord(PendingChunk& chunk, RecordType, std::string& body) {
+  if (&chunk == &events_) closeSampleRun();
+  body.clear();
+}
+
+void RecordingWriter::closeSampleRun() {
+  if (run_.count == 0) return;
+  scratch_.clear();
+  putVarint(scratch_, run_.count);
+  putVarint(scratch_, run_.present);
+  for (uint32_t c = 0; c < kSampleRunColumns; ++c) {
+    if (run_.present & (1u << c)) putBytes(scratch_, run_.columns[c]);
+    run_.columns[c].clear();
+  }
+  putVarint(events_.raw, static_cast<uint32_t>(RecordType::SampleRun));
+  putBytes(events_.raw, scratch_);
+  // A chunk's record count counts a run's samples: readers size their event tables by it.
+  events_.records += run_.count;
+  run_.count = 0;
+  run_.present = kRunRequiredColumns;
+}
+
+size_t RecordingWriter::pendingEventBytes() const {
+  size_t bytes = events_.raw.size();
+  for (const std::string& column : run_.columns) bytes += column.size();
+  return bytes;
+}
 
 void RecordingWriter::endRecord(PendingChunk& chunk, RecordType type, const std::string& body) {
   putVarint(chunk.raw, static_cast<uint32_t>(type));
@@ -231,35 +259,32 @@ void RecordingWriter::writeAnnotation(const AnnotationRecord& annotation) {
   endRecord(map_, RecordType::Annotation, scratch_);
 }
 
+// Field by field into the open run's columns. An optional column is written only once a sample
+// of the run has a value other than its default; the samples before get the default then.
 void RecordingWriter::writeSample(const SampleRecord& sample) {
-  const RecordType type = sample.kind == SampleKind::Mode ? RecordType::Sample : RecordType::KindSample;
-  beginRecord(events_, type, scratch_);
-  const int64_t running_ns = events_.last_ns;
-  putEventTime(events_, scratch_, sample.time_ns);
-  if (type == RecordType::KindSample) {
-    // Its time does not become the base of the next delta: a reader that skips the record
-    // (older than it) stays in step with the times of the records after it.
-    events_.last_ns = running_ns;
-    putVarint(scratch_, static_cast<uint8_t>(sample.kind));
-  }
-  putVarint(scratch_, sample.thread);
-  putVarint(scratch_, sample.stack);
-  putVarint(scratch_, static_cast<uint8_t>(sample.state));
-  // Optional trailing fields, written only when they or a field after them differ from their
-  // defaults.
-  const bool metrics = sample.cpu_us != 0 || sample.alloc_bytes != 0;
-  const bool carrier = metrics || sample.carrier != 0;
-  const bool annotation = carrier || sample.annotation != 0;
-  if (annotation || sample.weight != 1) putVarint(scratch_, sample.weight);
-  if (annotation) putVarint(scratch_, sample.annotation);
-  if (carrier) putVarint(scratch_, sample.carrier);
-  if (metrics) {
-    putVarint(scratch_, sample.cpu_us);
-    putVarint(scratch_, sample.alloc_bytes);
-  }
-  endRecord(events_, type, scratch_);
+  auto& columns = run_.columns;
+  putEventTime(events_, columns[kRunTime], sample.time_ns);  // each sample moves the running time
+  putVarint(columns[kRunThread], sample.thread);
+  putVarint(columns[kRunStack], sample.stack);
+  putVarint(columns[kRunState], static_cast<uint8_t>(sample.state));
+  const auto optional = [&](SampleRunColumn column, uint64_t value, uint64_t default_value) {
+    const uint32_t bit = 1u << column;
+    if (!(run_.present & bit)) {
+      if (value == default_value) return;
+      for (uint32_t i = 0; i < run_.count; ++i) putVarint(columns[column], default_value);
+      run_.present |= bit;
+    }
+    putVarint(columns[column], value);
+  };
+  optional(kRunKind, static_cast<uint8_t>(sample.kind), static_cast<uint8_t>(SampleKind::Mode));
+  optional(kRunWeight, sample.weight, 1);
+  optional(kRunAnnotation, sample.annotation, 0);
+  optional(kRunCarrier, sample.carrier, 0);
+  optional(kRunCpuUs, sample.cpu_us, 0);
+  optional(kRunAllocBytes, sample.alloc_bytes, 0);
+  ++run_.count;
   samples_ += sample.weight;
-  if (events_.raw.size() >= kMaxChunkRawBytes) flush();
+  if (pendingEventBytes() >= kMaxChunkRawBytes) flush();
 }
 
 // Gc and Exception records came after Sample: their times do not move the running time, so
@@ -452,6 +477,7 @@ bool RecordingWriter::writeChunk(ChunkKind kind, PendingChunk& chunk) {
 bool RecordingWriter::flush() {
   if (fd_ < 0) return fail("recording is not open");
   // Map before events: an event chunk never refers to an id defined after it.
+  closeSampleRun();
   return writeChunk(ChunkKind::Map, map_) && writeChunk(ChunkKind::Event, events_);
 }
 

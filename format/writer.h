@@ -3,6 +3,7 @@
 // recordings by hand. Exception-free: failures are reported by return value and lastError().
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -119,6 +120,18 @@ class RecordingWriter {
     uint32_t stack = 0;  // the stack that ends here, 0 = none yet
   };
 
+  // The time samples written since the event chunk's last other record: one SampleRun record
+  // (docs/format.md), built column by column and written when another event record begins or
+  // the chunk is written.
+  struct SampleRun {
+    std::array<std::string, kSampleRunColumns> columns;
+    uint32_t count = 0;
+    uint32_t present = kRunRequiredColumns;  // optional columns join once a sample needs them
+  };
+
+  // Appends the open sample run to the event chunk as one record.
+  void closeSampleRun();
+  size_t pendingEventBytes() const;
   void beginRecord(PendingChunk& chunk, RecordType type, std::string& body);
   void endRecord(PendingChunk& chunk, RecordType type, const std::string& body);
   void putEventTime(PendingChunk& chunk, std::string& body, int64_t time_ns);
@@ -146,6 +159,7 @@ class RecordingWriter {
   void* zstd_ctx_ = nullptr;
   PendingChunk map_;
   PendingChunk events_;
+  SampleRun run_;
   std::vector<ChunkInfo> index_;
   std::unordered_map<std::string, uint32_t> strings_;
   std::unordered_map<StackNodeKey, uint32_t, StackNodeKeyHash> stack_children_;

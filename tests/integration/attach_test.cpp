@@ -44,7 +44,31 @@ int64_t residentKb(pid_t pid) {
   return -1;
 }
 
-class Attach : public RecordingTest {};
+class Attach : public RecordingTest {
+ protected:
+  // The waits of an AttachedRounds workload (AttachedWaits, AttachedNatives) recorded in
+  // `path`: every one on `lock`, the waiter's, in `enter`, at least the 20 ms hold. Returns
+  // how many (0 when a check failed).
+  double expectWaiterWaits(const std::string& path, const std::string& lock, const std::string& enter) {
+    constexpr double kHoldNs = 20e6;
+    const json locks = report(path, {"--view", "locks", "--top", "0"});
+    const json* row = find(locks, "locks", "value", lock);
+    EXPECT_NE(row, nullptr) << locks.dump(1).substr(0, 3000);
+    if (!row) return 0;
+    // 2 s of rounds of 20 ms and more: 40-60 on an idle machine; 10 leaves room for a loaded one.
+    const double waits = row->at("events").get<double>();
+    EXPECT_GE(waits, 10) << locks.dump(1);
+    EXPECT_GE(row->at("time").get<double>() / waits, 0.95 * kHoldNs) << locks.dump(1);
+    const json waiters = report(path, {"--view", "locks[" + lock + "]/threads"});
+    EXPECT_EQ(waiters.at("threads").size(), 1u) << waiters.dump(1);
+    if (!waiters.at("threads").empty()) EXPECT_EQ(waiters.at("threads")[0].at("name"), "waiter") << waiters.dump(1);
+    const json lock_methods = report(path, {"--event", "lock", "--top", "0"});
+    const json* in_enter = find(lock_methods, "methods", "method", enter);
+    EXPECT_NE(in_enter, nullptr) << lock_methods.dump(1).substr(0, 3000);
+    if (in_enter) EXPECT_EQ(in_enter->at("total"), row->at("time")) << lock_methods.dump(1).substr(0, 3000);
+    return waits;
+  }
+};
 
 TEST_F(Attach, TwoSecondsOfARunningJvmShowItsSplitAndTheJvmFinishes) {
   // 6 s of CPU: the attach window of 2 s falls well inside the run even on a busy machine.
@@ -177,7 +201,6 @@ TEST_F(Attach, AFilterReachesThreadsRunningBeforeTheAttach) {
 // (AttachedWaits): every wait is the waiter's, in enter(), on the Gate, at least the 20 ms hold;
 // every allocation is the waiter's, in allocate().
 TEST_F(Attach, TracesSeeTheThreadsThatRanBeforeTheAttach) {
-  constexpr double kHoldNs = 20e6;
   for (const std::string events : {"lock,alloc", "cpu,lock,alloc"}) {
     SCOPED_TRACE(events);
     Child jvm(javaCommand("AttachedWaits", {"6000", "20"}));
@@ -188,20 +211,7 @@ TEST_F(Attach, TracesSeeTheThreadsThatRanBeforeTheAttach) {
     ProcessResult attached = attach(jvm.pid(), {"-e", events, "--duration", "2s", "-o", path});
     ASSERT_EQ(attached.exit_code, 0) << attached.err;
 
-    const json locks = report(path, {"--view", "locks", "--top", "0"});
-    const json* gate = find(locks, "locks", "value", kWorkloads + "AttachedWaits$Gate");
-    ASSERT_NE(gate, nullptr) << locks.dump(1).substr(0, 3000);
-    // 2 s of 20 ms rounds: about 60 on an idle machine; 10 leaves room for a loaded one.
-    const double waits = gate->at("events").get<double>();
-    EXPECT_GE(waits, 10) << locks.dump(1);
-    EXPECT_GE(gate->at("time").get<double>() / waits, 0.95 * kHoldNs) << locks.dump(1);
-    const json waiters = report(path, {"--view", "locks[" + kWorkloads + "AttachedWaits$Gate]/threads"});
-    ASSERT_EQ(waiters.at("threads").size(), 1u) << waiters.dump(1);
-    EXPECT_EQ(waiters.at("threads")[0].at("name"), "waiter") << waiters.dump(1);
-    const json lock_methods = report(path, {"--event", "lock", "--top", "0"});
-    const json* enter = find(lock_methods, "methods", "method", kWorkloads + "AttachedWaits.enter");
-    ASSERT_NE(enter, nullptr) << lock_methods.dump(1).substr(0, 3000);
-    EXPECT_EQ(enter->at("total"), gate->at("time")) << lock_methods.dump(1).substr(0, 3000);
+    expectWaiterWaits(path, kWorkloads + "AttachedWaits$Gate", kWorkloads + "AttachedWaits.enter");
 
     // Allocations: 4 MiB a round, sampled about every 512 KiB: every one the waiter's.
     const json allocators = report(path, {"--event", "alloc", "--view", "threads"});
@@ -215,6 +225,52 @@ TEST_F(Attach, TracesSeeTheThreadsThatRanBeforeTheAttach) {
     // The JVM finishes its rounds after the detach.
     EXPECT_EQ(jvm.wait(120s).exit_code, 0);
   }
+}
+
+// After an attach the natives the traces wrap (Unsafe.park, Throwable.fillInStackTrace,
+// Thread.start0) were bound long before: the agent binds them again (agent/bound_natives.h),
+// from a boot-loader class's frame, so HotSpot logs nothing on the program's output. Before, an
+// attached agent saw no park, no created exception and no thread start. Truth by construction
+// (AttachedNatives): each round one park of the waiter in enter(), at least the 20 ms hold, on
+// the ReentrantLock the holder owns; one Marker created in fail(); one child started in spawn().
+TEST_F(Attach, NativesBoundBeforeTheAttachAreWrappedAgain) {
+  Child jvm(javaCommand("AttachedNatives", {"6000", "20"}));
+  ASSERT_TRUE(jvm.waitForStdout("ready", 60s));
+  const std::string path = file("natives.ssr");
+  ProcessResult attached = attach(jvm.pid(), {"-e", "cpu,lock,exception", "--duration", "2s", "-o", path});
+  ASSERT_EQ(attached.exit_code, 0) << attached.err;
+  EXPECT_EQ(attached.err.find("warning"), std::string::npos) << attached.err;
+
+  const double waits = expectWaiterWaits(path, "java.util.concurrent.locks.ReentrantLock$NonfairSync",
+                                         kWorkloads + "AttachedNatives.enter");
+
+  // One Marker a round: as many as parks, but for a round cut at either end of the recording.
+  const json exceptions = report(path, {"--view", "exceptions", "--top", "0"});
+  const json* marker = find(exceptions, "exceptions", "value", kWorkloads + "AttachedNatives$Marker");
+  ASSERT_NE(marker, nullptr) << exceptions.dump(1);
+  EXPECT_NEAR(marker->at("count").get<double>(), waits, 2) << exceptions.dump(1);
+  const json created_in = report(path, {"--event", "exception", "--top", "0"});
+  const json* fail = find(created_in, "methods", "method", kWorkloads + "AttachedNatives.fail");
+  ASSERT_NE(fail, nullptr) << created_in.dump(1).substr(0, 3000);
+  EXPECT_EQ(fail->at("total"), marker->at("count")) << created_in.dump(1).substr(0, 3000);
+
+  // The children that took a sample hang below the waiter, started in spawn(): all but the one
+  // that may have been running already when the agent came.
+  const json summary = query({"summary", path});
+  const json& tree = summary.at("threads").at("tree");
+  int children = 0, started_in_spawn = 0;
+  for (const json& thread : tree) {
+    if (thread.at("thread") != "child") continue;
+    ++children;
+    started_in_spawn += thread.at("started_at") == kWorkloads + "AttachedNatives.spawn";
+  }
+  EXPECT_GE(started_in_spawn, 10) << tree.dump(1);
+  EXPECT_GE(started_in_spawn, children - 1) << tree.dump(1);
+
+  // The program's output is its own: no warning of the JVM's about natives registered again.
+  const ProcessResult finished = jvm.wait(120s);
+  EXPECT_EQ(finished.exit_code, 0) << finished.err;
+  EXPECT_EQ(finished.out, "ready\ndone\n");
 }
 
 TEST_F(Attach, FiftyCyclesLeaveNoAgentThreadAndBoundedMemory) {

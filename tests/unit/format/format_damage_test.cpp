@@ -14,7 +14,9 @@ namespace stackscope::format {
 namespace {
 
 using testing::Collector;
+using testing::putRecord;
 using testing::tempPath;
+using testing::writeHandmadeFile;
 
 struct Outcome {
   bool opened = false;
@@ -88,37 +90,6 @@ TEST(FormatDamage, FlippedBytesNeverCrashAndLossIsReported) {
   }
   std::remove(path.c_str());
   std::remove(flipped_path.c_str());
-}
-
-// Builds a file by hand holding one event chunk with the given raw records.
-// The payload's checksum is the one `features` names, unless `payload_sum` overrides it.
-void writeHandmadeFile(const std::string& path, const std::string& raw, uint16_t oldest_reader = kOldestReaderVersion,
-                       uint32_t features = kFeatureZstdChunks, std::optional<uint32_t> payload_sum = std::nullopt) {
-  std::string file(reinterpret_cast<const char*>(layout::kFileMagic), 8);
-  putFixed<uint16_t>(file, 9);
-  putFixed<uint16_t>(file, oldest_reader);
-  putFixed<uint32_t>(file, features);
-  std::string payload(ZSTD_compressBound(raw.size()), '\0');
-  payload.resize(ZSTD_compress(payload.data(), payload.size(), raw.data(), raw.size(), 1));
-  std::string header;
-  putFixed<uint32_t>(header, layout::kChunkMagic);
-  putFixed<uint8_t>(header, static_cast<uint8_t>(ChunkKind::Event));
-  putFixed<uint8_t>(header, layout::kCompressionZstd);
-  putFixed<uint16_t>(header, 0);
-  putFixed<uint32_t>(header, static_cast<uint32_t>(payload.size()));
-  putFixed<uint32_t>(header, static_cast<uint32_t>(raw.size()));
-  putFixed<uint32_t>(header, 3);
-  const bool lanes = (features & kFeatureLaneChecksums) != 0;
-  putFixed<uint32_t>(header, payload_sum.value_or(lanes ? laneChecksum(payload.data(), payload.size()) : fnv1a(payload.data(), payload.size())));
-  putFixed<int64_t>(header, 0);
-  putFixed<int64_t>(header, 100);
-  putFixed<uint32_t>(header, fnv1a(header.data(), header.size()));
-  testing::writeFile(path, file + header + payload);
-}
-
-void putRecord(std::string& raw, uint32_t type, const std::string& body) {
-  putVarint(raw, type);
-  putBytes(raw, body);
 }
 
 TEST(FormatDamage, UnknownRecordTypesAndExtraFieldsAreSkipped) {

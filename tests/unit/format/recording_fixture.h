@@ -7,10 +7,15 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include <zstd.h>
+
+#include "format/bytes.h"
+#include "format/layout.h"
 #include "format/reader.h"
 #include "format/writer.h"
 
@@ -73,6 +78,39 @@ struct Collector : RecordVisitor {
   void objectFree(const ObjectFreeRecord& r) override { frees.push_back(r); }
   void lock(const LockRecord& r) override { locks.push_back(r); }
 };
+
+// Builds a file by hand holding one event chunk with the given raw records.
+// The payload's checksum is the one `features` names, unless `payload_sum` overrides it.
+// `record_count` is the chunk header's.
+inline void writeHandmadeFile(const std::string& path, const std::string& raw, uint16_t oldest_reader = kOldestReaderVersion,
+                              uint32_t features = kFeatureZstdChunks, std::optional<uint32_t> payload_sum = std::nullopt,
+                              uint32_t record_count = 3) {
+  std::string file(reinterpret_cast<const char*>(layout::kFileMagic), 8);
+  putFixed<uint16_t>(file, 9);
+  putFixed<uint16_t>(file, oldest_reader);
+  putFixed<uint32_t>(file, features);
+  std::string payload(ZSTD_compressBound(raw.size()), '\0');
+  payload.resize(ZSTD_compress(payload.data(), payload.size(), raw.data(), raw.size(), 1));
+  std::string header;
+  putFixed<uint32_t>(header, layout::kChunkMagic);
+  putFixed<uint8_t>(header, static_cast<uint8_t>(ChunkKind::Event));
+  putFixed<uint8_t>(header, layout::kCompressionZstd);
+  putFixed<uint16_t>(header, 0);
+  putFixed<uint32_t>(header, static_cast<uint32_t>(payload.size()));
+  putFixed<uint32_t>(header, static_cast<uint32_t>(raw.size()));
+  putFixed<uint32_t>(header, record_count);
+  const bool lanes = (features & kFeatureLaneChecksums) != 0;
+  putFixed<uint32_t>(header, payload_sum.value_or(lanes ? laneChecksum(payload.data(), payload.size()) : fnv1a(payload.data(), payload.size())));
+  putFixed<int64_t>(header, 0);
+  putFixed<int64_t>(header, 100);
+  putFixed<uint32_t>(header, fnv1a(header.data(), header.size()));
+  writeFile(path, file + header + payload);
+}
+
+inline void putRecord(std::string& raw, uint32_t type, const std::string& body) {
+  putVarint(raw, type);
+  putBytes(raw, body);
+}
 
 // A small but complete recording: two chunks of events, all record types.
 inline void writeSmallRecording(const std::string& path, int flushes = 3) {

@@ -2,12 +2,12 @@ package io.stackscope.workloads;
 
 /**
  * Lock waits and allocations by threads that run before an attach, for the traces of an
- * attached agent. Thread "holder" holds a Gate's monitor for args[1] ms (default 20) each
- * round, from the moment it sees thread "waiter" blocked on it; "waiter" enters in enter()
- * once the round's hold has begun, and allocates 64 arrays of 64 KiB in allocate() after
- * each round. Rounds go on for args[0] ms (default 8000). "ready" is printed once both threads
- * are in their first round: an attach after it finds them running, with no agent code run on
- * them before their first callback.
+ * attached agent (rounds of AttachedRounds). Thread "holder" holds a Gate's monitor for args[1]
+ * ms (default 20) each round, from the moment it sees thread "waiter" blocked on it; "waiter"
+ * enters in enter() once the round's hold has begun, and allocates 64 arrays of 64 KiB in
+ * allocate() after each round. Rounds go on for args[0] ms (default 8000). "ready" is printed
+ * once both threads are past their first round: an attach after it finds them running, with no
+ * agent code run on them before their first callback.
  *
  * Each wait lasts at least the hold by construction (the hold starts only once the waiter is
  * blocked), and every wait and every allocation of the program is the waiter's.
@@ -16,22 +16,19 @@ public final class AttachedWaits {
     static final class Gate {}
 
     static final Gate gate = new Gate();
-    static volatile int held;      // the round whose hold has begun
-    static volatile int entered;   // the round the waiter got the monitor in
-    static volatile boolean over;  // no more rounds
     static volatile Object sink;
 
     static void hold(int round, Thread waiter, long ms) throws InterruptedException {
         synchronized (gate) {
-            held = round;
+            AttachedRounds.holding(round);
             while (waiter.getState() != Thread.State.BLOCKED) Thread.sleep(1);
             Thread.sleep(ms);
         }
     }
 
-    static void enter(int round) {
+    static void enter() {
         synchronized (gate) {
-            entered = round;
+            sink = gate;
         }
     }
 
@@ -42,34 +39,9 @@ public final class AttachedWaits {
     public static void main(String[] args) throws InterruptedException {
         final long runMs = args.length > 0 ? Long.parseLong(args[0]) : 8000;
         final long holdMs = args.length > 1 ? Long.parseLong(args[1]) : 20;
-        final long end = System.currentTimeMillis() + runMs;
-        Thread waiter = new Thread(() -> {
-            for (int round = 1; ; ++round) {
-                while (held < round && !over) Thread.onSpinWait();
-                if (held < round) return;
-                enter(round);
-                allocate();
-            }
-        }, "waiter");
-        Thread holder = new Thread(() -> {
-            try {
-                for (int round = 1; System.currentTimeMillis() < end; ++round) {
-                    hold(round, waiter, holdMs);
-                    while (entered < round) Thread.sleep(1);
-                }
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            } finally {
-                over = true;
-            }
-        }, "holder");
-        waiter.start();
-        holder.start();
-        while (entered < 1) Thread.sleep(1);
-        System.out.println("ready");
-        System.out.flush();
-        holder.join();
-        waiter.join();
-        System.out.println("done");
+        AttachedRounds.run(runMs, (round, waiter) -> hold(round, waiter, holdMs), () -> {
+            enter();
+            allocate();
+        });
     }
 }
