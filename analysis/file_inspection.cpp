@@ -59,6 +59,7 @@ class Counter final : public format::RecordVisitor {
   void sample(const format::SampleRecord& s) override {
     count(s.kind == format::SampleKind::Mode ? RecordType::Sample : RecordType::KindSample);
     out_.samples += s.weight;
+    ++out_.sample_records;
     seen(s.time_ns);
   }
   void gc(const format::GcRecord& g) override {

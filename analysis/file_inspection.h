@@ -26,6 +26,7 @@ struct FileInspection {
   format::RecordingInfo info;
   std::vector<RecordCount> records;  // in type order
   uint64_t samples = 0;              // sample weights summed
+  uint64_t sample_records = 0;       // samples as written: a weighted one counts once
   uint64_t lost = 0;
   StatusSummary status;
   bool ended = false;

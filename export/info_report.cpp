@@ -123,7 +123,12 @@ void writeInfoText(std::ostream& out, const FileInspection& in, const InfoOption
   std::vector<std::string> records;
   for (const analysis::RecordCount& r : in.records) records.push_back(fmt::format("{} {}", r.name, r.count));
   writeField(out, "Records", records.empty() ? "none" : fmt::format("{}", fmt::join(records, ", ")));
-  writeField(out, "Samples", fmt::format("{} taken, {} lost, {:.1f} bytes per sample", in.samples, in.lost, bytesPerSample(in)));
+  // Weighted samples: cpu mode's stand for the CPU time since their thread's last, when the
+  // kernel sent fewer signals than it owed; wall mode's for an idle thread's ticks.
+  const std::string weighted =
+      in.sample_records != in.samples ? fmt::format(" (as {} samples, weighted by the intervals each stands for)", in.sample_records) : "";
+  writeField(out, "Samples",
+             fmt::format("{} taken{}, {} lost, {:.1f} bytes per sample", in.samples, weighted, in.lost, bytesPerSample(in)));
   writeStatusText(out, in.status);
   for (const std::string& warning : in.warnings) writeField(out, "Warning", warning);
   if (options.list_chunks) writeChunkTable(out, in);
@@ -171,6 +176,7 @@ Json infoJson(const FileInspection& in, const InfoOptions& options) {
               {"chunks", chunks},
               {"records", records},
               {"samples", in.samples},
+              {"sample_records", in.sample_records},
               {"lost", in.lost},
               {"bytes_per_sample", bytesPerSample(in)},
               {"status",

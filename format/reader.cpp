@@ -9,6 +9,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include "format/bytes.h"
 #include "format/layout.h"
@@ -19,6 +21,17 @@ namespace {
 constexpr uint32_t kMaxRawChunk = 256u << 20;  // a larger raw size can only be corruption
 
 std::string at(uint64_t offset) { return "offset " + std::to_string(offset); }
+
+// "feature bit 3", "feature bits 3 and 5": the bits of `features`, as docs/format.md numbers
+// them (a reader cannot name a feature newer than itself).
+std::string featureBitList(uint32_t features) {
+  std::vector<std::string> bits;
+  for (int bit = 0; bit < 32; ++bit)
+    if (features & (1u << bit)) bits.push_back(std::to_string(bit));
+  std::string list = bits.size() == 1 ? "feature bit " : "feature bits ";
+  for (size_t i = 0; i < bits.size(); ++i) list += (i == 0 ? "" : i + 1 == bits.size() ? " and " : ", ") + bits[i];
+  return list;
+}
 }  // namespace
 
 RecordingReader::RecordingReader(const std::string& path, bool following) : path_(path) {
@@ -79,7 +92,8 @@ void RecordingReader::readHeader() {
                       " or newer; this stackscope reads version " + std::to_string(kFormatVersion));
   const uint32_t unknown_required = header_.features & kRequiredFeatureMask & ~kKnownRequiredFeatures;
   if (unknown_required)
-    throw FormatError("'" + path_ + "' uses features this reader does not know (bits " + std::to_string(unknown_required) + ")");
+    throw FormatError("'" + path_ + "' was written by a newer stackscope: it needs format " + featureBitList(unknown_required) +
+                      " that this reader does not know; read it with the stackscope that recorded it, or a newer one");
 }
 
 bool RecordingReader::parseChunkHeader(uint64_t offset, ChunkInfo& chunk) {

@@ -118,7 +118,7 @@ TEST_F(CliTest, MethodsJsonHasTheContractFields) {
 TEST_F(CliTest, InfoDescribesTheFile) {
   const CliResult r = run("info ref.ssr --chunks");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  for (const char* needle : {"Index:     present", "Finished:  yes, after 70ms", "sample 13", "14 taken, 4 lost",
+  for (const char* needle : {"Index:     present", "Finished:  yes, after 70ms", "sample 13", "14 taken (as 13 samples, weighted", "4 lost",
                              "2 reports", "max 75.0%", "GC 3 collections", "Offset"})
     EXPECT_NE(r.out.find(needle), std::string::npos) << needle << "\n" << r.out;
   const CliResult j = run("info ref.ssr --json --chunks");
@@ -126,6 +126,7 @@ TEST_F(CliTest, InfoDescribesTheFile) {
   const auto json = nlohmann::json::parse(j.out);
   EXPECT_EQ(json["records"]["sample"], 13);
   EXPECT_EQ(json["samples"], 14);
+  EXPECT_EQ(json["sample_records"], 13) << "one sample stands for two intervals";
   EXPECT_EQ(json["status"]["count"], 2);
   EXPECT_EQ(json["chunks"]["list"].size(), json["chunks"]["count"]);
 }

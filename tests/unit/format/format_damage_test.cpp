@@ -220,6 +220,22 @@ TEST(FormatDamage, FileNeedingANewerReaderIsRefusedClearly) {
   std::remove(path.c_str());
 }
 
+TEST(FormatDamage, FileWithAnUnknownRequiredFeatureIsRefusedNamingItsBits) {
+  const std::string path = tempPath("feature.ssr");
+  writeHandmadeFile(path, "", kOldestReaderVersion, kFeatureZstdChunks | (1u << 9) | (1u << 12));
+  try {
+    RecordingReader reader(path);
+    FAIL() << "expected FormatError";
+  } catch (const FormatError& e) {
+    EXPECT_NE(std::string(e.what()).find("needs format feature bits 9 and 12"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("newer stackscope"), std::string::npos) << e.what();
+  }
+  // An unknown bit that is not a required one is no reason to refuse.
+  writeHandmadeFile(path, "", kOldestReaderVersion, kFeatureZstdChunks | (1u << 20));
+  EXPECT_NO_THROW(RecordingReader{path});
+  std::remove(path.c_str());
+}
+
 TEST(FormatDamage, NotARecordingMissingAndEmptyFilesAreRefused) {
   const std::string path = tempPath("text.ssr");
   testing::writeFile(path, "hello, this is not a recording at all");
