@@ -7,8 +7,8 @@
 //    keeps its rate at 1 ms and below;
 //  * a POSIX timer on the thread's CPU clock (timer_create on its per-thread CPU clock). The
 //    kernel checks those only at its tick (HZ=250 here: every 4 ms), so asking 1 ms gives
-//    about 250 samples/s, the rest counted as TimerOverrun; it is the fallback where
-//    perf_event_open is not allowed (perf_event_paranoid 3, seccomp).
+//    about 250 samples/s, each standing for the ticks since the last (cpu_intervals.h); it
+//    is the fallback where perf_event_open is not allowed (perf_event_paranoid 3, seccomp).
 // setitimer is not used: it is process-wide and tick-bound as well.
 #pragma once
 

@@ -10,6 +10,7 @@
 #include "agent/compiled_frame_edges.h"
 #include "agent/stack_capture.h"
 #include "agent/stub_unwind.h"
+#include "agent/stub_walk_cache.h"
 
 namespace stackscope::agent {
 
@@ -248,7 +249,7 @@ uintptr_t interruptedPc(const void* ucontext) {
 // there, else the one its frame anchor holds (the stub called into the VM). The walk goes
 // through the signal context while the thread is still in Java, through its frame anchor once
 // it is in the VM. Only a caller the code cache holds as a compiled method is tried.
-bool walkFromRuntimeStub(const ThreadSlot& thread, JNIEnv* env, ASGCT_CallTrace& trace, jint depth, void* ucontext) {
+bool walkFromRuntimeStub(ThreadSlot& thread, JNIEnv* env, ASGCT_CallTrace& trace, jint depth, void* ucontext) {
   const VmThreadAnchor* anchor = g_vm_thread_anchor.load(std::memory_order_acquire);
   const CompiledCode* code = g_compiled_code.load(std::memory_order_acquire);
   if (!anchor || !code || depth < 2 || !thread.stack_ready.load(std::memory_order_acquire)) return false;
@@ -276,13 +277,17 @@ bool walkFromRuntimeStub(const ThreadSlot& thread, JNIEnv* env, ASGCT_CallTrace&
   }
   if (below.num_frames <= 0) return false;
   trace.num_frames = addStubFrame(reinterpret_cast<RawFrame*>(trace.frames), below.num_frames, depth, stub.pc);
+  // For when the thread blocks in the VM from these frames (stub_walk_cache.h).
+  if (state == VmThreadAnchor::State::InVm) {
+    rememberStubWalk(env, thread, reinterpret_cast<const RawFrame*>(trace.frames), trace.num_frames);
+  }
   return true;
 }
 #endif
 
 }  // namespace
 
-jint walkJava(const ThreadSlot& thread, JNIEnv* env, RawFrame* frames, jint depth, void* ucontext) {
+jint walkJava(ThreadSlot& thread, JNIEnv* env, RawFrame* frames, jint depth, void* ucontext) {
   ASGCT_CallTrace trace{env, 0, reinterpret_cast<ASGCT_CallFrame*>(frames)};
   g_walk(&trace, depth, ucontext);
 #if defined(__x86_64__)
@@ -306,6 +311,10 @@ jint walkJava(const ThreadSlot& thread, JNIEnv* env, RawFrame* frames, jint dept
   if ((first == kNotInJava || first == kNotWalkableVm || first == kUnknownJava || first == kNotWalkableJava) &&
       walkFromRuntimeStub(thread, env, trace, depth, ucontext)) {
     return trace.num_frames;
+  }
+  // Blocked in the VM for a contended monitor: the frames its walk from the same stub found.
+  if (first < 0) {
+    if (const int kept = recallStubWalk(env, thread, frames, depth); kept > 0) return kept;
   }
   return first;
 #else

@@ -35,7 +35,7 @@ void bindJavaStackWalk(void* async_get_call_trace, const CodeRegions* code_regio
 
 // Walks the Java frames of the interrupted thread into `frames` (at most `depth`); returns
 // AsyncGetCallTrace's num_frames, or the walk's again from where it failed.
-jint walkJava(const ThreadSlot& thread, JNIEnv* env, RawFrame* frames, jint depth, void* ucontext);
+jint walkJava(ThreadSlot& thread, JNIEnv* env, RawFrame* frames, jint depth, void* ucontext);
 
 #if defined(__x86_64__)
 // The VM's structures the x86-64 walks read (stack_capture.h's setters): null until bound.

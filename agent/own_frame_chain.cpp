@@ -82,8 +82,11 @@ bool readOwnFrameChain(JNIEnv* jni, const ThreadSlot& slot, FrameChain& chain) {
   const auto used = [&](uintptr_t address) { return usedStackWord(address, here, stack); };
   WalkRegisters frame;
   VmThreadAnchor::State state;
-  // In native the anchor is complete and only this thread changes it (on its way back to Java).
-  if (!anchor->lastJavaFrame(jni, here, stack, frame, state) || state != VmThreadAnchor::State::InNative) return false;
+  // In native the anchor is complete and only this thread changes it (on its way back to Java);
+  // in the VM (a signal handler's case: stub_walk_cache.h) it is the thread's own, and blocked
+  // there it is complete and read by others. In Java the frames change under the walk.
+  const bool anchored = anchor->lastJavaFrame(jni, here, stack, frame, state) && state != VmThreadAnchor::State::InJava;
+  if (!anchored && !anchor->blockedJavaFrame(jni, here, stack, frame)) return false;
   const auto push = [&](uint64_t first, uint64_t second) {
     chain.words[chain.size++] = first;
     chain.words[chain.size++] = second;

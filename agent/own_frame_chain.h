@@ -72,7 +72,8 @@ class InterpretedFrames {
 // Binds the layouts at VMInit (vm_bindings.cpp): the chain is read only once this is set.
 void setInterpretedFrames(const InterpretedFrames* frames, int64_t compile_id_offset);
 
-// The calling thread's chain (`slot` its own), in a JVMTI callback; false when there is none.
+// The calling thread's chain (`slot` its own), in a JVMTI callback, or in its signal handler
+// while it is in the VM or blocked there (stub_walk_cache.h); false when there is none.
 bool readOwnFrameChain(JNIEnv* jni, const ThreadSlot& slot, FrameChain& chain);
 
 }  // namespace stackscope::agent

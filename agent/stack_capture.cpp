@@ -26,6 +26,7 @@
 #include <cerrno>
 
 #include "agent/clocks.h"
+#include "agent/cpu_intervals.h"
 #include "agent/cpu_sampler.h"
 #include "agent/java_stack_walk.h"
 #include "agent/mixed_mode_frames.h"
@@ -117,7 +118,9 @@ void capture(ThreadSlot& thread, uint8_t state, void* ucontext) {
   const SampleRing::Claim claim = g_config.ring->tryClaim();
   const jint num_frames = claim ? walk(thread, claim.slot->frames, ucontext) : 0;
   const bool taken = claim && sampleTaken(num_frames);
-  uint32_t weight = 1;
+  // cpu mode: the CPU time the thread used since its last sample, whatever signals the
+  // kernel let through (cpu_intervals.h).
+  uint32_t weight = g_config.wall ? 1 : takeOwedIntervals(thread.cpu_sampled_ns, currentThreadCpuTimeNs(), thread.timer_interval_ns);
   if (g_config.wall) {
     if (taken) {
       // So the sampler can tell whether the thread ran since (wall_sampler.cpp); only after
@@ -158,12 +161,8 @@ void capture(ThreadSlot& thread, uint8_t state, void* ucontext) {
 }
 
 void handleSample(siginfo_t* info, void* ucontext) {
-  // A POSIX CPU timer that expired again before its signal was delivered: those ticks are
-  // lost. (si_overrun is what timer_getoverrun() would return for this delivery; the
-  // perf_event driver's signals carry POLL_IN instead and are not tick-bound.)
-  if (!g_config.wall && info->si_code == SI_TIMER && info->si_overrun > 0) {
-    g_config.lost->add(format::LostReason::TimerOverrun, static_cast<uint64_t>(info->si_overrun));
-  }
+  // A POSIX CPU timer that expired again before its signal was delivered (si_overrun) lost
+  // no tick: the sample's weight counts the thread's CPU time since its last one.
   ThreadSlot* thread = currentThreadSlot();
   if (!g_config.wall && g_config.native_threads) {
     // Mixed mode: a thread's SIGPROF counts only from its own timer. A Java thread that was

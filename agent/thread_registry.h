@@ -27,6 +27,7 @@
 #include "agent/meta_events.h"
 #include "agent/native_below.h"
 #include "agent/stub_unwind.h"
+#include "agent/stub_walk_cache.h"
 #include "agent/thread_metrics.h"
 
 namespace stackscope::agent {
@@ -75,6 +76,12 @@ struct ThreadSlot {
   timer_t timer{};
   bool has_timer = false;
   int64_t timer_interval_ns = 0;
+  // cpu mode: the thread's CPU time its samples stood for so far (cpu_intervals.h), -1 =
+  // unknown. Set when its timer is armed, then moved on by its own signal handler.
+  std::atomic<int64_t> cpu_sampled_ns{-1};
+
+  // The Java frames of its last walk from a runtime stub in the VM (stub_walk_cache.h).
+  StubWalkCache stub_walk;
 
   // The thread's counters at its last sample (thread_metrics.h): set at registration, then
   // moved by its own signal handler only (the wall sampler's, for a foreign thread).

@@ -43,6 +43,9 @@ bool VmThreadAnchor::bind(const VmStructs& vm, int64_t env_offset) {
     return false;
   }
   if (!vm.intConstant("_thread_in_native", in_native_)) in_native_ = -1;
+  if (!vm.intConstant("_thread_blocked", blocked_)) blocked_ = -1;
+  if (!vm.intConstant("_thread_blocked_trans", blocked_trans_)) blocked_trans_ = -1;
+  if (!vm.intConstant("_thread_in_vm_trans", in_vm_trans_)) in_vm_trans_ = -1;
   anchor_sp_ = anchor + anchor_sp;
   anchor_fp_ = anchor + anchor_fp;
   anchor_pc_ = anchor + anchor_pc;
@@ -72,12 +75,23 @@ bool VmThreadAnchor::lastJavaFrame(JNIEnv* env, uintptr_t sp, const StackBounds&
                                    State& state) const {
   if (!bound_ || !env) return false;
   const uintptr_t thread = javaThreadOf(env);
-  const int32_t value = *reinterpret_cast<const volatile int32_t*>(thread + state_);
+  const int32_t value = stateOf(thread);
   state = value == in_vm_       ? State::InVm
           : value == in_java_   ? State::InJava
           : value == in_native_ ? State::InNative
                                 : State::Other;
-  if (state == State::Other) return false;
+  return state != State::Other && readAnchor(thread, sp, stack, frame);
+}
+
+bool VmThreadAnchor::blockedJavaFrame(JNIEnv* env, uintptr_t sp, const StackBounds& stack, WalkRegisters& frame) const {
+  if (!bound_ || !env) return false;
+  const uintptr_t thread = javaThreadOf(env);
+  const int32_t state = stateOf(thread);
+  return state >= 0 && (state == blocked_ || state == blocked_trans_ || state == in_vm_trans_) &&
+         readAnchor(thread, sp, stack, frame);
+}
+
+bool VmThreadAnchor::readAnchor(uintptr_t thread, uintptr_t sp, const StackBounds& stack, WalkRegisters& frame) const {
   // The anchor is set fp and pc first, sp last, and cleared sp first: with an sp, the other
   // two are the ones set with it (or the pc still to be computed).
   const uintptr_t last_sp = *reinterpret_cast<const volatile uintptr_t*>(thread + anchor_sp_);

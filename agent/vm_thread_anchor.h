@@ -62,6 +62,12 @@ class VmThreadAnchor {
   // False when it has no anchor or is in another state. In native code the anchor is the VM's
   // to read at any time: never to be moved (walkWithAnchorAt). Async-signal-safe.
   bool lastJavaFrame(JNIEnv* env, uintptr_t sp, const StackBounds& stack, WalkRegisters& frame, State& state) const;
+  // The last Java frame of the calling thread when it is blocked in the VM (_thread_blocked:
+  // spinning or parked for a contended monitor) or on its way between the VM and another
+  // state (_thread_blocked_trans, _thread_in_vm_trans). HotSpot completes the anchor before it
+  // leaves the VM, and other threads may walk the stack from it meanwhile: it is only ever
+  // read, never moved. False in any other state. Async-signal-safe.
+  bool blockedJavaFrame(JNIEnv* env, uintptr_t sp, const StackBounds& stack, WalkRegisters& frame) const;
 
   // For the calling thread in the VM: runs walk() with its anchor set to `frame` (a Java
   // frame: sp, fp, and pc a return address), then restores the anchor's three words as they
@@ -89,6 +95,8 @@ class VmThreadAnchor {
   uintptr_t javaThreadOf(JNIEnv* env) const {
     return reinterpret_cast<uintptr_t>(env) - static_cast<uintptr_t>(env_offset_);
   }
+  int32_t stateOf(uintptr_t thread) const { return *reinterpret_cast<const volatile int32_t*>(thread + state_); }
+  bool readAnchor(uintptr_t thread, uintptr_t sp, const StackBounds& stack, WalkRegisters& frame) const;
 
   bool bound_ = false;
   int64_t env_offset_ = 0;  // JNIEnv - JavaThread
@@ -99,6 +107,8 @@ class VmThreadAnchor {
   int32_t in_vm_ = 0;
   int32_t in_java_ = 0;
   int32_t in_native_ = -1;  // -1: not told, never a state
+  int32_t blocked_ = -1;    // likewise
+  int32_t blocked_trans_ = -1, in_vm_trans_ = -1;
 };
 
 }  // namespace stackscope::agent
