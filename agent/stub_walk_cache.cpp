@@ -22,7 +22,7 @@ uint64_t hashOf(const FrameChain& chain) {
 void rememberStubWalk(JNIEnv* env, ThreadSlot& slot, const RawFrame* frames, int count) {
   StubWalkCache& cache = slot.stub_walk;
   FrameChain chain;
-  if (count <= 0 || count > StubWalkCache::kMaxFrames || !readOwnFrameChain(env, slot, chain)) return;
+  if (count <= 0 || count > StubWalkCache::kKeptFrames || !readOwnFrameChain(env, slot, chain)) return;
   std::copy(frames, frames + count, cache.frames);
   cache.count = count;
   cache.chain_hash = hashOf(chain);

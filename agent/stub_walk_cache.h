@@ -26,10 +26,10 @@ struct ThreadSlot;
 
 // One per thread, read and written by its own signal handler only.
 struct StubWalkCache {
-  static constexpr int kMaxFrames = 128;  // a deeper walk is not kept
+  static constexpr int kKeptFrames = 128;  // a deeper walk is not kept
   uint64_t chain_hash = 0;                // 0: nothing kept
   int32_t count = 0;
-  RawFrame frames[kMaxFrames];
+  RawFrame frames[kKeptFrames];
 };
 
 // After a walk from a runtime stub of the calling thread, in the VM: keeps frames[0, count)
