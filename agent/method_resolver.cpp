@@ -76,8 +76,10 @@ uint32_t MethodResolver::nativeId(uintptr_t pc) {
     return namedId(location.placeholder);
   }
   const uint32_t id = next_id_++;
-  format::MethodRecord record{id, writer_.internString(""), writer_.internString(location.placeholder),
-                              writer_.internString(""), writer_.internString(location.module_name), {}};
+  // No name: the reader names it from its module and address (docs/format.md, Method). A
+  // name string for each return address was a third of javac's file in mixed mode.
+  format::MethodRecord record{id, writer_.internString(""), 0, writer_.internString(""),
+                              writer_.internString(location.module_name), {}};
   record.native_module = writer_.internString(location.module);
   record.native_build_id = location.build_id.empty() ? 0 : writer_.internString(location.build_id);
   record.native_address = location.address;

@@ -94,25 +94,18 @@ const NativeFrameAddresses::Module* NativeFrameAddresses::moduleHolding(uintptr_
 }
 
 NativeFrameAddresses::Location NativeFrameAddresses::locate(uintptr_t pc) {
-  Location location;
-  char text[48];
-  if (pc >= kKernelStart) {
-    std::snprintf(text, sizeof text, "[kernel]+0x%" PRIxPTR, pc);
-    return {"[kernel]", "", pc, text, "[kernel]"};
-  }
+  if (pc >= kKernelStart) return {"[kernel]", "", pc, "", "[kernel]"};
   const Module* module = moduleHolding(pc);
   if (module == nullptr && (!read_ || std::chrono::steady_clock::now() - read_at_ >= reread_interval_)) {
     readModules();  // maybe a library loaded since
     module = moduleHolding(pc);
   }
   if (module == nullptr) {
+    char text[48];
     std::snprintf(text, sizeof text, "[unknown] 0x%" PRIxPTR, pc);
     return {"", "", 0, text, ""};
   }
-  const uint64_t address = pc - module->load_base;
-  const std::string name = baseName(module->path);
-  std::snprintf(text, sizeof text, "+0x%" PRIx64, address);
-  return {module->path, module->build_id, address, name + text, name};
+  return {module->path, module->build_id, pc - module->load_base, "", baseName(module->path)};
 }
 
 }  // namespace stackscope::agent

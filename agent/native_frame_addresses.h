@@ -29,8 +29,8 @@ class NativeFrameAddresses {
     std::string module;    // the file's path, "[vdso]", "[kernel]"; empty: in no module
     std::string build_id;  // hex, empty when unknown
     uint64_t address = 0;  // an ELF address of the module's file (the kernel's own address)
-    // What a reader that does not name frames shows: "libjvm.so+0x5a3c10", "[kernel]+0x…",
-    // "[unknown] 0x7f…" for code in no module (JIT code is never asked about).
+    // Code in no module (JIT code is never asked about) is named by its address alone,
+    // "[unknown] 0x7f…"; a frame in a module is named by the reader (docs/format.md, Method).
     std::string placeholder;
     std::string module_name;  // the file's name, "[vdso]", "[kernel]"; empty: in no module
   };

@@ -15,7 +15,8 @@ std::vector<NativeName> findNativeNames(const Recording& recording, const std::v
   for (const NativeAddress& frame : frames) {
     if (frame.method >= recording.methods.size()) continue;
     const native::NativeSymbol symbol = symbolizer.symbolize(text(frame.module), text(frame.build_id), frame.address);
-    if (!symbol.function_start_known) continue;  // the writer's name says as much
+    // A name the writer gave says as much; a frame written without one gets "module+0xADDRESS".
+    if (!symbol.function_start_known && recording.methods[frame.method].method_name != 0) continue;
     names.push_back({frame.method, native::display(symbol), symbol.module});
   }
   return names;

@@ -2,7 +2,8 @@
 // module and an address (docs/format.md, Method) gets its function's name, demangled, and its
 // module's file name, read from the module's file on this machine (native/file_symbolizer.h).
 // A module that is gone or was replaced (another build id), or a kernel address recorded in
-// another boot, keeps the name the writer gave it ("libjvm.so+0x5a3c10", "[kernel]+0x…").
+// another boot, keeps the name the writer gave it, or, written without one, is named by its
+// module's file name and address ("libjvm.so+0x5a3c10", "[kernel]+0x…").
 #pragma once
 
 #include <cstdint>

@@ -32,7 +32,7 @@ TEST(NativeFrameAddresses, ALibraryFunctionIsItsFileAndAnElfAddressOfIt) {
   EXPECT_EQ(libc.module.front(), '/') << libc.module;
   EXPECT_EQ(libc.address, getpid_pc + 1 - loadBase(getpid_pc));
   EXPECT_EQ(libc.build_id.size(), 40u) << "Debian builds carry a 20-byte GNU build id: " << libc.build_id;
-  EXPECT_EQ(libc.placeholder.rfind("libc.so.6+0x", 0), 0u) << libc.placeholder;
+  EXPECT_EQ(libc.placeholder, "") << "named by the reader";
 
   const auto probe = reinterpret_cast<uintptr_t>(&native_frame_addresses_probe);
   const NativeFrameAddresses::Location self = addresses.locate(probe);
@@ -61,7 +61,7 @@ TEST(NativeFrameAddresses, KernelAddressesStayAsTheyAre) {
   const NativeFrameAddresses::Location kernel = addresses.locate(0xffffffff81000123);
   EXPECT_EQ(kernel.module, "[kernel]");
   EXPECT_EQ(kernel.address, 0xffffffff81000123u);
-  EXPECT_EQ(kernel.placeholder, "[kernel]+0xffffffff81000123");
+  EXPECT_EQ(kernel.module_name, "[kernel]");
 }
 
 }  // namespace

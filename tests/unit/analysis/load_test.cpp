@@ -174,5 +174,34 @@ TEST(LoadThreads, AThreadStartedAgainKeepsItsFirstStartAndItsLastEnd) {
   EXPECT_EQ(r.threads[1].end_ns, 60 * kMs);
 }
 
+// A native frame is written without a name (docs/format.md, Method); one whose module is not on
+// this machine, or a kernel address of another boot, is named by its module and address. A
+// name an older writer gave is kept.
+TEST(LoadNativeFrames, AFrameWrittenWithoutANameIsNamedByItsModuleAndAddress) {
+  testing::TempDir dir;
+  const std::string path = dir.file("natives.ssr");
+  format::RecordingWriter w;
+  ASSERT_TRUE(w.open(path));
+  testing::writeTestInfo(w, "cpu", 10 * kMs, 4242);
+  w.writeThread({1, "main", 1001, 1});
+  const auto native = [&](uint32_t id, uint32_t name, const std::string& module, uint64_t address) {
+    format::MethodRecord method{id, w.internString(""), name, w.internString(""), 0, {}};
+    method.native_module = w.internString(module);
+    method.native_address = address;
+    w.writeMethod(method);
+  };
+  native(1, 0, "/nonexistent/libgone.so", 0x5a3c10);
+  native(2, 0, "[kernel]", 0xffffffff81000123);
+  native(3, w.internString("libold.so+0x10"), "/nonexistent/libold.so", 0x10);
+  const format::Frame frames[] = {{1, 0}, {2, 0}, {3, 0}};
+  w.writeSample({kMs, 1, w.internStack(frames, 3)});
+  ASSERT_TRUE(w.finish(2 * kMs));
+  const Recording r = loadRecording(path);
+  EXPECT_EQ(methodName(r, 1), "libgone.so+0x5a3c10");
+  EXPECT_EQ(methodName(r, 2), "[kernel]+0xffffffff81000123");
+  EXPECT_EQ(methodName(r, 3), "libold.so+0x10");
+  EXPECT_EQ(r.string(r.methods[1].source_file), "libgone.so");
+}
+
 }  // namespace
 }  // namespace stackscope::analysis
