@@ -51,6 +51,7 @@ std::vector<std::string> featureNames(uint32_t features) {
                     : feature == format::kFeatureStackBranches ? "stack_branches"
                     : feature == format::kFeatureLaneChecksums ? "lane_checksums"
                     : feature == format::kFeatureSampleRuns    ? "sample_runs"
+                    : feature == format::kFeatureLineDeltas    ? "line_deltas"
                                                                : fmt::format("bit_{}", bit));
   }
   return names;

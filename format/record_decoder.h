@@ -79,7 +79,8 @@ template <typename Visitor>
 // Decodes the body of one known record type and hands it to the visitor. Returns false when
 // the body is malformed. `time` carries the chunk's running event time (delta encoded).
 template <typename Visitor>
-[[gnu::always_inline]] inline bool decodeBody(RecordType type, ByteCursor& in, int64_t& time, StackTree& stacks, Visitor& v) {
+[[gnu::always_inline]] inline bool decodeBody(RecordType type, ByteCursor& in, int64_t& time, StackTree& stacks,
+                                              bool line_deltas, Visitor& v) {
   auto eventTime = [&] { return time += in.signedVarint(); };
   switch (type) {
     case RecordType::RecordingInfo: {
@@ -119,9 +120,19 @@ template <typename Visitor>
       const uint64_t n = in.varint();
       if (n > in.remaining()) return false;  // each entry takes at least one byte
       r.lines.resize(n);
-      for (LineEntry& e : r.lines) {
-        e.bci = in.u32();
-        e.line = in.u32();
+      if (line_deltas) {
+        int64_t bci = 0, line = 0;
+        for (LineEntry& e : r.lines) {
+          bci += in.signedVarint();
+          line += in.signedVarint();
+          if (bci < 0 || bci > UINT32_MAX || line < 0 || line > UINT32_MAX) return false;
+          e = {static_cast<uint32_t>(bci), static_cast<uint32_t>(line)};
+        }
+      } else {
+        for (LineEntry& e : r.lines) {
+          e.bci = in.u32();
+          e.line = in.u32();
+        }
       }
       if (!in.atEnd()) {
         r.native_module = in.u32();
@@ -373,6 +384,7 @@ void RecordingReader::decodeRecords(const ChunkInfo& chunk, const unsigned char*
   using record_decoding::decodeBody;
   using record_decoding::isKnown;
   ByteCursor in(data, size);
+  const bool line_deltas = (header_.features & kFeatureLineDeltas) != 0;
   int64_t time = 0;
   size_t malformed = 0;
   uint64_t records = 0;
@@ -391,7 +403,7 @@ void RecordingReader::decodeRecords(const ChunkInfo& chunk, const unsigned char*
       continue;
     }
     ByteCursor record(p, body.size());
-    if (!decodeBody(static_cast<RecordType>(type), record, time, stack_tree_, visitor)) ++malformed;
+    if (!decodeBody(static_cast<RecordType>(type), record, time, stack_tree_, line_deltas, visitor)) ++malformed;
   }
   // The header's count is never used to size anything; a mismatch only says the file lies.
   if (records != chunk.record_count)

@@ -26,9 +26,13 @@ enum Feature : uint32_t {
   // Time samples are SampleRun records (33): a reader that skipped them would lose every
   // sample, so the bit is a required one and a reader older than them refuses the file.
   kFeatureSampleRuns = 1u << 3,
+  // A Method record's line table is deltas, each entry's bci and line from the entry before:
+  // a reader that took them for absolute values would show wrong lines, so the bit is a
+  // required one.
+  kFeatureLineDeltas = 1u << 4,
 };
 inline constexpr uint32_t kKnownRequiredFeatures =
-    kFeatureZstdChunks | kFeatureStackBranches | kFeatureLaneChecksums | kFeatureSampleRuns;
+    kFeatureZstdChunks | kFeatureStackBranches | kFeatureLaneChecksums | kFeatureSampleRuns | kFeatureLineDeltas;
 inline constexpr uint32_t kRequiredFeatureMask = 0x0000ffffu;
 
 enum class ChunkKind : uint8_t { Map = 1, Event = 2 };

@@ -20,7 +20,7 @@ TEST(FormatRoundTrip, EveryRecordComesBackAsWritten) {
   EXPECT_TRUE(reader.warnings().empty());
   EXPECT_EQ(reader.header().version, kFormatVersion);
   EXPECT_EQ(reader.header().oldest_reader, kOldestReaderVersion);
-  EXPECT_EQ(reader.header().features, uint32_t{kFeatureZstdChunks | kFeatureStackBranches | kFeatureLaneChecksums | kFeatureSampleRuns});
+  EXPECT_EQ(reader.header().features, uint32_t{kFeatureZstdChunks | kFeatureStackBranches | kFeatureLaneChecksums | kFeatureSampleRuns | kFeatureLineDeltas});
 
   Collector c;
   reader.read(c);

@@ -73,7 +73,7 @@ TEST(StackBranches, FilesOfWholeStacksReadAsTheNewOnes) {
 TEST(StackBranches, NewFilesAreRefusedByReadersThatDoNotKnowThem) {
   const std::string path = writeShapes("shapes-bit.ssr");
   RecordingReader reader(path);
-  EXPECT_EQ(reader.header().features, uint32_t{kFeatureZstdChunks | kFeatureStackBranches | kFeatureLaneChecksums | kFeatureSampleRuns});
+  EXPECT_EQ(reader.header().features, uint32_t{kFeatureZstdChunks | kFeatureStackBranches | kFeatureLaneChecksums | kFeatureSampleRuns | kFeatureLineDeltas});
   // A required bit: a reader from before StackBranch refuses the file instead of reading
   // samples without stacks (its known bits were kFeatureZstdChunks alone).
   EXPECT_NE(kFeatureStackBranches & kRequiredFeatureMask, 0u);
