@@ -77,7 +77,7 @@ uint32_t MethodResolver::nativeId(uintptr_t pc) {
   }
   const uint32_t id = next_id_++;
   // No name: the reader names it from its module and address (docs/format.md, Method). A
-  // name string for each return address was a third of javac's file in mixed mode.
+  // name string for each return address was a sixth of javac's file in mixed mode.
   format::MethodRecord record{id, writer_.internString(""), 0, writer_.internString(""),
                               writer_.internString(location.module_name), {}};
   record.native_module = writer_.internString(location.module);
