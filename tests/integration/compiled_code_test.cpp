@@ -58,10 +58,15 @@ std::string stubCallers(const std::string& file, const std::string& stub) {
   return lines;
 }
 
-// The copy of each delete runs in an arraycopy stub called from AbstractStringBuilder.shift.
-// The stub is a frame of its own above shift; the return address into shift must not be read
-// as the next inlined method (before: ensureCapacityInternal, 38 % on JDK 17). Tolerance: the
-// stub frame holds at least 85 % of the samples and shift's total at least 90 %.
+// The copy of each delete runs in an arraycopy stub called from AbstractStringBuilder.shift,
+// which deleteCharAt inlines. The stub is a frame of its own under the delete; the return
+// address must not be read as the next statement's inlined append (before: ensureCapacityInternal,
+// 38 % on JDK 17). Which method deleteCharAt inlined is below the stub depends on C2's records
+// around the call: in some compiles (seen on JDK 25 under load) the code before and after the
+// call is named after String.checkIndex, inlined in deleteCharAt and run before shift, and the
+// walk cannot tell (up to 95 % there; README, "Compiled code"). Tolerance: the stub frame holds
+// at least 85 % of the samples, the delete (StringBuilder.deleteCharAt's total) at least 90 %,
+// ensureCapacityInternal at most 5 %.
 TEST_F(CompiledCode, AnArraycopyStubIsAFrameAboveTheMethodThatCalledIt) {
   ProcessResult rec = record({"-e", "cpu", "-i", "5ms"}, file("edit.ssr"), "StringBuilderEdit", {"3000"});
   ASSERT_EQ(rec.exit_code, 0) << rec.err;
@@ -72,9 +77,9 @@ TEST_F(CompiledCode, AnArraycopyStubIsAFrameAboveTheMethodThatCalledIt) {
   const std::string callers = top.at("method").get<std::string>().rfind("[stub] j", 0) == 0
                                   ? stubCallers(file("edit.ssr"), top.at("method").get<std::string>())
                                   : methods.dump(1);
-  const json* shift = find(methods, "methods", "method", "java.lang.AbstractStringBuilder.shift");
-  ASSERT_NE(shift, nullptr) << callers;
-  EXPECT_GE(shift->at("total_pct").get<double>(), 90.0) << callers;
+  const json* deletion = find(methods, "methods", "method", "java.lang.StringBuilder.deleteCharAt");
+  ASSERT_NE(deletion, nullptr) << callers;
+  EXPECT_GE(deletion->at("total_pct").get<double>(), 90.0) << callers;
   const json* capacity = find(methods, "methods", "method", "java.lang.AbstractStringBuilder.ensureCapacityInternal");
   if (capacity) {  // braces: gtest's macros end in an if/else (-Wdangling-else)
     EXPECT_LE(capacity->at("total_pct").get<double>(), 5.0) << callers;
