@@ -64,7 +64,7 @@ std::string stubCallers(const std::string& file, const std::string& stub) {
 // 38 % on JDK 17). Which method deleteCharAt inlined is below the stub depends on C2's records
 // around the call: in some compiles (seen on JDK 25 under load) the code before and after the
 // call is named after String.checkIndex, inlined in deleteCharAt and run before shift, and the
-// walk cannot tell (up to 95 % there; README, "Compiled code"). Tolerance: the stub frame holds
+// walk cannot tell (up to 95 % there; README, "Samples land on the code that ran"). Tolerance: the stub frame holds
 // at least 85 % of the samples, the delete (StringBuilder.deleteCharAt's total) at least 90 %,
 // ensureCapacityInternal at most 5 %.
 TEST_F(CompiledCode, AnArraycopyStubIsAFrameAboveTheMethodThatCalledIt) {

@@ -10,16 +10,8 @@ namespace {
 
 using testing::Collector;
 using testing::putRecord;
+using testing::readHandmade;
 using testing::tempPath;
-
-Collector readAll(const std::string& path, std::vector<std::string>& warnings) {
-  RecordingReader reader(path);
-  Collector c;
-  reader.read(c);
-  for (const std::string& w : reader.warnings())
-    if (w.find("has no index") == std::string::npos) warnings.push_back(w);  // every handmade file's
-  return c;
-}
 
 using Lines = std::vector<std::pair<uint32_t, uint32_t>>;
 
@@ -71,7 +63,7 @@ TEST(LineTables, AFileWithoutTheBitHasAbsoluteValues) {
   putRecord(raw, static_cast<uint32_t>(RecordType::Method), methodBody({{0, 10}, {5, 11}, {9, 8}}, false));
   testing::writeHandmadeFile(path, raw, kOldestReaderVersion, kFeatureZstdChunks, std::nullopt, 1);
   std::vector<std::string> warnings;
-  const Collector c = readAll(path, warnings);
+  const Collector c = readHandmade(path, &warnings);
   EXPECT_TRUE(warnings.empty()) << warnings.front();
   ASSERT_EQ(c.methods.size(), 1u);
   EXPECT_EQ(pairs(c.methods[0].lines), (Lines{{0, 10}, {5, 11}, {9, 8}}));
@@ -86,7 +78,7 @@ TEST(LineTables, ADeltaOutOfRangeMakesTheRecordMalformed) {
   putRecord(raw, static_cast<uint32_t>(RecordType::Method), methodBody({{4, 10}, {3, -2}}, true));
   testing::writeHandmadeFile(path, raw, kOldestReaderVersion, kFeatureZstdChunks | kFeatureLineDeltas, std::nullopt, 3);
   std::vector<std::string> warnings;
-  const Collector c = readAll(path, warnings);
+  const Collector c = readHandmade(path, &warnings);
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_NE(warnings[0].find("2 malformed record(s)"), std::string::npos) << warnings[0];
   ASSERT_EQ(c.methods.size(), 1u);

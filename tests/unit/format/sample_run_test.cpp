@@ -9,18 +9,8 @@ namespace {
 
 using testing::Collector;
 using testing::putRecord;
+using testing::readHandmade;
 using testing::tempPath;
-
-// The reader's warnings but the one every file made by hand gets: it has no index.
-Collector readAll(const std::string& path, std::vector<std::string>* warnings = nullptr) {
-  RecordingReader reader(path);
-  Collector c;
-  reader.read(c);
-  if (warnings)
-    for (const std::string& w : reader.warnings())
-      if (w.find("has no index") == std::string::npos) warnings->push_back(w);
-  return c;
-}
 
 bool sameSample(const SampleRecord& a, const SampleRecord& b) {
   return a.time_ns == b.time_ns && a.thread == b.thread && a.stack == b.stack && a.state == b.state &&
@@ -75,7 +65,7 @@ TEST(SampleRuns, EverySampleComesBackAsWrittenAmongTheOtherRecords) {
   ASSERT_TRUE(w.finish(2000000));
 
   std::vector<std::string> warnings;
-  const Collector c = readAll(path, &warnings);
+  const Collector c = readHandmade(path, &warnings);
   EXPECT_TRUE(warnings.empty()) << warnings.front();  // record counts included
   ASSERT_EQ(c.samples.size(), written.size());
   for (size_t i = 0; i < written.size(); ++i) EXPECT_TRUE(sameSample(c.samples[i], written[i])) << "sample " << i;
@@ -143,7 +133,7 @@ TEST(SampleRuns, SampleRecordsOfOlderWritersReadAsARun) {
   testing::writeHandmadeFile(old_path, old_raw, kOldestReaderVersion, kFeatureZstdChunks, std::nullopt, 40);
   testing::writeHandmadeFile(new_path, new_raw, kOldestReaderVersion, kFeatureZstdChunks | kFeatureSampleRuns, std::nullopt, 40);
   std::vector<std::string> old_warnings, new_warnings;
-  const Collector old_file = readAll(old_path, &old_warnings), new_file = readAll(new_path, &new_warnings);
+  const Collector old_file = readHandmade(old_path, &old_warnings), new_file = readHandmade(new_path, &new_warnings);
   EXPECT_TRUE(old_warnings.empty()) << old_warnings.front();
   EXPECT_TRUE(new_warnings.empty()) << new_warnings.front();
   ASSERT_EQ(old_file.samples.size(), samples.size());
@@ -174,7 +164,7 @@ TEST(SampleRuns, UnknownRecordsAndColumnsAreSkipped) {
   const std::string path = tempPath("runs-unknown.ssr");
   testing::writeHandmadeFile(path, raw, kOldestReaderVersion, kFeatureZstdChunks | kFeatureSampleRuns, std::nullopt, 6);
   std::vector<std::string> warnings;
-  const Collector c = readAll(path, &warnings);
+  const Collector c = readHandmade(path, &warnings);
   EXPECT_TRUE(warnings.empty()) << warnings.front();
   EXPECT_EQ(c.unknowns, std::vector<uint32_t>{60});
   ASSERT_EQ(c.samples.size(), 5u);
@@ -200,7 +190,7 @@ TEST(SampleRuns, ARunWithAShortColumnOrWithoutARequiredOneIsMalformed) {
   const std::string path = tempPath("runs-short.ssr");
   testing::writeHandmadeFile(path, raw, kOldestReaderVersion, kFeatureZstdChunks | kFeatureSampleRuns, std::nullopt, 10);
   std::vector<std::string> warnings;
-  const Collector c = readAll(path, &warnings);
+  const Collector c = readHandmade(path, &warnings);
   ASSERT_LE(c.samples.size(), 4u);
   for (size_t i = 0; i < c.samples.size(); ++i) EXPECT_TRUE(sameSample(c.samples[i], samples[i])) << "sample " << i;
   ASSERT_EQ(warnings.size(), 1u) << warnings[0] << warnings.back();
@@ -225,7 +215,7 @@ TEST(SampleRuns, ATornLastChunkOfRunsKeepsTheChunksBefore) {
   const std::string whole = testing::readFile(path);
   testing::writeFile(path, whole.substr(0, whole.size() - 7));
   std::vector<std::string> warnings;
-  const Collector c = readAll(path, &warnings);
+  const Collector c = readHandmade(path, &warnings);
   EXPECT_EQ(c.samples.size(), 200u);
   ASSERT_EQ(warnings.size(), 1u) << warnings[0] << warnings.back();  // the torn tail, said once
   for (size_t i = 0; i < c.samples.size(); ++i) EXPECT_EQ(c.samples[i].time_ns, int64_t(i));
