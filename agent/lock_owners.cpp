@@ -1,5 +1,6 @@
 #include "agent/lock_owners.h"
 #include "agent/jvmti_stack.h"
+#include "agent/monitor_owner_words.h"
 
 #include <algorithm>
 
@@ -18,12 +19,13 @@ void LockOwners::look(JNIEnv* jni, int64_t now) {
     if (jni->ExceptionCheck()) jni->ExceptionClear();
   }
   // Every local reference made below goes with this frame: the writer thread never returns to Java.
-  if (jni->PushLocalFrame(5 * kMaxWaitersPerLook + 8) != JNI_OK) return;
+  if (jni->PushLocalFrame(6 * kMaxWaitersPerLook + 8) != JNI_OK) return;
   going_on_.clear();
   looks_.refill(now);
   short_looks_.refill(now);
   std::vector<Waiter> waiters;
   std::vector<WaitId> refused;  // this look's waits left for budget
+  const MonitorOwnerWords* words = boundMonitorOwnerWords();
   // Under the registry's mutex only the slots are read and local references made: the
   // JVMTI calls that may stop the VM come after it is released. A monitor enter's look is
   // paid from the budget here, before any reference is made for it: under contention most
@@ -42,7 +44,18 @@ void LockOwners::look(JNIEnv* jni, int64_t now) {
         refused.push_back(wait);  // tried again at the next look while it lasts
         continue;
       }
-      waiters.push_back({wait, source, static_cast<jthread>(jni->NewLocalRef(slot->thread_ref))});
+      const uint64_t owner_word = source == WaitSource::MonitorEnter && words ? words->ownerWord(*slot, start) : 0;
+      waiters.push_back({wait, source, static_cast<jthread>(jni->NewLocalRef(slot->thread_ref)), owner_word});
+    }
+    // The owners the VM's words name, while their JavaThreads cannot go (the mutex is held).
+    for (Waiter& waiter : waiters) {
+      if (waiter.owner_word == 0) continue;
+      for (auto& [id, slot] : slots) {
+        if (id == waiter.wait.first || !slot->thread_ref || !words->names(waiter.owner_word, *slot)) continue;
+        waiter.owner = id;
+        waiter.owner_ref = static_cast<jthread>(jni->NewLocalRef(slot->thread_ref));
+        break;
+      }
     }
   });
   // A wait refused a look for budget before and over now ended without one.
@@ -67,8 +80,8 @@ void LockOwners::look(JNIEnv* jni, int64_t now) {
       continue;
     }
     LockCulprit& culprit = culprits_[waiter.wait];  // even when none is found: one look per wait
-    jthread owner = nullptr;
-    culprit.owner = ownerOf(jni, waiter, blocker, owner);
+    jthread owner = waiter.owner_ref;
+    culprit.owner = waiter.owner != 0 ? waiter.owner : ownerOf(jni, waiter, blocker, owner);
     if (culprit.owner == 0) continue;
     auto [stack, first] = owner_stacks.try_emplace(culprit.owner);
     if (first) stack->second = jvmtiStack(jvmti_, owner);

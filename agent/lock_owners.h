@@ -2,9 +2,12 @@
 // and still waits, the thread that owns the lock and that owner's stack, taken while the
 // owner holds it. Runs on the writer thread at each drain (every 20 ms), so it costs the
 // waiting threads nothing and the program only a look per long wait:
-//   a monitor: GetCurrentContendedMonitor(waiter), then GetObjectMonitorUsage(monitor).owner
-//     (HotSpot runs the latter as a VM operation at a safepoint: a pause of the order of
-//     tens of microseconds, once per monitor and look, shared by its waiters);
+//   a monitor: its owner word read from the VM's structures (monitor_owner_words.h: no
+//     pause); where that names no thread (HotSpot 24's anonymous owner, a layout not known,
+//     a thread not registered), GetCurrentContendedMonitor(waiter), then
+//     GetObjectMonitorUsage(monitor).owner (HotSpot runs the latter as a VM operation at a
+//     safepoint: a pause of the order of tens of microseconds, once per monitor and look,
+//     shared by its waiters);
 //   a park: the waiter's parkBlocker, when it is an AbstractOwnableSynchronizer, its
 //     exclusiveOwnerThread (plain field reads);
 //   then GetStackTrace(owner) (a handshake with the owner alone; once per owner and look).
@@ -16,9 +19,10 @@
 // have lasted kLongWaitNs, where a culprit matters most, kLooksPerSecond on average and
 // kLooksAtOnce after a quiet spell; shorter ones (past the threshold) kShortLooksPerSecond and
 // kShortLooksAtOnce, so that a lock whose waits are all short still names culprits. A
-// monitor's look pauses the program three times (a handshake with the waiter for its monitor,
-// a safepoint for the owner, a handshake with the owner for its stack), about 100 µs of the
-// process's CPU on HotSpot 17; unbounded, a program with hundreds of long waits a second paid
+// monitor's look through JVMTI pauses the program three times (a handshake with the waiter for
+// its monitor, a safepoint for the owner, a handshake with the owner for its stack), about
+// 100 µs of the process's CPU on HotSpot 17; through the VM's words once (the owner's stack).
+// Unbounded, a program with hundreds of long waits a second paid
 // several per cent of its CPU for them, and the single budget of 40 + 5 a second still cost
 // LockContention 1-2 % of its CPU, its waits (2 ms) all short (docs/benchmarks.md). A wait
 // refused a look for budget is tried again at the next drain while it lasts (from the long
@@ -79,7 +83,10 @@ class LockOwners {
   struct Waiter {
     WaitId wait;
     WaitSource source;
-    jthread thread;  // a local reference of the writer thread
+    jthread thread;            // a local reference of the writer thread
+    uint64_t owner_word = 0;   // a monitor's owner as the VM's words had it (monitor_owner_words.h)
+    uint32_t owner = 0;        // the registry id that word names, 0 = none: asked of JVMTI
+    jthread owner_ref = nullptr;  // its local reference
   };
   // `blocker`: a park's blocker (a local reference), null for a monitor.
   uint32_t ownerOf(JNIEnv* jni, const Waiter& waiter, jobject blocker, jthread& owner_ref);

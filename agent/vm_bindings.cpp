@@ -4,6 +4,7 @@
 
 #include "agent/compiled_code.h"
 #include "agent/entry_frames.h"
+#include "agent/monitor_owner_words.h"
 #include "agent/own_frame_chain.h"
 #include "agent/stack_capture.h"
 #include "agent/thread_metrics.h"
@@ -51,6 +52,12 @@ void bindStructures(jvmtiEnv* jvmti, JNIEnv* jni) {
     setInterpretedFrames(interpreted, compile_id);
   } else {
     delete interpreted;
+  }
+  auto* owners = new MonitorOwnerWords;
+  if (owners->bind(vm, env_offset)) {
+    setMonitorOwnerWords(owners);
+  } else {
+    delete owners;
   }
   auto* counter = new AllocationCounter;
   if (counter->bind(vm, env_offset)) {

@@ -1,0 +1,59 @@
+// The owner of the monitor a thread waits to enter, read from the VM's own words instead of
+// asked of JVMTI. GetCurrentContendedMonitor (a handshake with the waiter) and
+// GetObjectMonitorUsage (a VM operation: a safepoint that stops every thread) made a lock
+// look cost about 100 µs of the process's CPU; these reads cost a few cache misses.
+//
+//   waiter's JavaThread::_current_pending_monitor   the ObjectMonitor it waits for
+//   ObjectMonitor::_owner                           its owner, in one of two forms:
+//     HotSpot 24 and later (JavaThread::_monitor_owner_id exists): the owning thread's
+//       java.lang.Thread id; the small reserved values (no owner, an anonymous owner that holds
+//       the lock on its lock stack, the deflater's marker) match no thread;
+//     before: the owning JavaThread*, or for a lock inflated while the owner held it on its
+//       stack, the address of that lock record in the owner's stack.
+//
+// SAFETY: another thread's ObjectMonitor may be deflated and freed at any time once nobody
+// owns it or is counted as contending for it. A thread that waits to enter is counted from
+// before it sets its pending monitor (and the MonitorContendedEnter event is posted) until it
+// owns the monitor, and it clears the slot's wait (lock_trace.h, after MonitorContendedEntered)
+// while it still owns it. So the monitor cannot be freed while the waiter's slot shows the
+// same wait: ownerWord reads the slot's wait before and after the monitor's word, and gives
+// the word only when both show the same wait (x86's loads are not reordered with each other).
+// The waiter's JavaThread itself lives while its slot is in the registry: the caller holds the
+// registry's mutex.
+#pragma once
+
+#include <cstdint>
+
+#include "agent/thread_registry.h"
+#include "agent/vm_structs.h"
+
+namespace stackscope::agent {
+
+class MonitorOwnerWords {
+ public:
+  // Reads the layout; `env_offset` is jniEnvOffset's (vm_thread_anchor.h). False when this VM
+  // lacks a field, or on a machine other than x86-64 (the reads rely on its load order).
+  bool bind(const VmStructs& vm, int64_t env_offset);
+
+  // The owner word of the monitor `waiter` waits to enter, for its wait that began at
+  // `start_ns` (ThreadSlot::wait_start_ns) as a monitor enter; 0 when it no longer waits so,
+  // waits for no monitor, or the monitor has no owner. Under the registry's mutex.
+  uint64_t ownerWord(const ThreadSlot& waiter, int64_t start_ns) const;
+  // Whether `word` (ownerWord's) names the thread of `slot`. Under the registry's mutex.
+  bool names(uint64_t word, const ThreadSlot& slot) const;
+
+ private:
+  uintptr_t javaThreadOf(const ThreadSlot& slot) const;
+
+  int64_t env_offset_ = 0;
+  int64_t pending_monitor_ = -1;  // JavaThread::_current_pending_monitor
+  int64_t owner_ = -1;            // ObjectMonitor::_owner
+  bool owner_is_thread_id_ = false;
+};
+
+// Bound at the first session's begin (vm_bindings.cpp) and kept for the process; null until
+// then, or when this VM's layout is not the one known here.
+void setMonitorOwnerWords(const MonitorOwnerWords* words);
+const MonitorOwnerWords* boundMonitorOwnerWords();
+
+}  // namespace stackscope::agent
