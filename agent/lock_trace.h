@@ -70,7 +70,7 @@ class LockTrace {
   // A wait starts / ends on the calling thread. `object` is the monitor (monitor sources)
   // or null (park: the blocker is read from the thread). Nothing before init: threads may
   // wait (and be registered) before VMInit, with early VMStart (park_hook.h).
-  void begin(WaitSource source);
+  void begin(JNIEnv* jni, WaitSource source);
   void end(JNIEnv* jni, jobject object);
 
   // The park blocker of `thread` (a local reference, null when none), and whether it is a

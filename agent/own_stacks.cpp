@@ -3,6 +3,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 
 #include "agent/jvmti_stack.h"
 #include "agent/own_frame_chain.h"
@@ -16,6 +17,17 @@ bool checkAsked() {
   return value && std::strcmp(value, "1") == 0;
 }
 
+// The chain read at the start of the calling thread's current wait (readChainAtStart), and
+// that wait's start; a chain of another wait is never used. On the heap, made at the thread's
+// first wait: the agent's thread-local storage is allocated with every thread (its
+// initial-exec variables make it static), and has no room for 2 KiB.
+struct ChainAtStart {
+  FrameChain chain;
+  int64_t wait_start = 0;
+  bool read = false;
+};
+thread_local std::unique_ptr<ChainAtStart> t_at_start;
+
 bool sameFrames(const RawFrame* a, size_t a_count, const RawFrame* b, size_t b_count) {
   if (a_count != b_count) return false;
   for (size_t i = 0; i < a_count; ++i)
@@ -27,9 +39,19 @@ bool sameFrames(const RawFrame* a, size_t a_count, const RawFrame* b, size_t b_c
 
 OwnStacks::OwnStacks() : check_(checkAsked()) {}
 
-size_t OwnStacks::stackInto(jvmtiEnv* jvmti, JNIEnv* jni, const ThreadSlot& slot, RawFrame* out) {
-  FrameChain chain;
-  if (!readOwnFrameChain(jni, slot, chain)) {
+void OwnStacks::readChainAtStart(JNIEnv* jni, const ThreadSlot& slot, int64_t wait_start) {
+  if (!t_at_start) t_at_start = std::make_unique<ChainAtStart>();
+  ChainAtStart& at_start = *t_at_start;
+  at_start.wait_start = wait_start;
+  at_start.read = readOwnFrameChain(jni, slot, at_start.chain);
+}
+
+size_t OwnStacks::stackInto(jvmtiEnv* jvmti, JNIEnv* jni, const ThreadSlot& slot, int64_t wait_start, RawFrame* out) {
+  const ChainAtStart* at_start = t_at_start.get();
+  const bool kept = at_start && wait_start != 0 && at_start->wait_start == wait_start;
+  FrameChain now;
+  const FrameChain& chain = kept ? at_start->chain : now;
+  if (kept ? !at_start->read : !readOwnFrameChain(jni, slot, now)) {
     unchained_.fetch_add(1, std::memory_order_relaxed);
     return jvmtiStackInto(jvmti, nullptr, out);
   }
@@ -50,9 +72,9 @@ size_t OwnStacks::stackInto(jvmtiEnv* jvmti, JNIEnv* jni, const ThreadSlot& slot
   return count;
 }
 
-std::vector<RawFrame> OwnStacks::stack(jvmtiEnv* jvmti, JNIEnv* jni, const ThreadSlot& slot) {
+std::vector<RawFrame> OwnStacks::stack(jvmtiEnv* jvmti, JNIEnv* jni, const ThreadSlot& slot, int64_t wait_start) {
   RawFrame frames[kMaxFrames];
-  return std::vector<RawFrame>(frames, frames + stackInto(jvmti, jni, slot, frames));
+  return std::vector<RawFrame>(frames, frames + stackInto(jvmti, jni, slot, wait_start, frames));
 }
 
 std::string OwnStacks::summary() const {

@@ -24,7 +24,7 @@ void JNICALL parkWrapper(JNIEnv* jni, jobject unsafe, jboolean absolute, jlong t
   {
     SessionUse use;
     LockTrace* trace = use ? g_trace.load(std::memory_order_acquire) : nullptr;
-    if (trace) trace->begin(WaitSource::Park);
+    if (trace) trace->begin(jni, WaitSource::Park);
   }
   original(jni, unsafe, absolute, time);
   SessionUse use;

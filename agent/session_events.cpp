@@ -125,7 +125,7 @@ void JNICALL onObjectFree(jvmtiEnv*, jlong tag) {
 // A virtual thread's (by the callback's `thread`) are its own state's (virtual_waits.h).
 void JNICALL onMonitorContendedEnter(jvmtiEnv*, JNIEnv* jni, jthread thread, jobject) {
   SessionUse use;
-  if (use && !g_session->virtual_waits.begin(jni, thread, WaitSource::MonitorEnter)) g_session->locks.begin(WaitSource::MonitorEnter);
+  if (use && !g_session->virtual_waits.begin(jni, thread, WaitSource::MonitorEnter)) g_session->locks.begin(jni, WaitSource::MonitorEnter);
 }
 void JNICALL onMonitorContendedEntered(jvmtiEnv*, JNIEnv* jni, jthread thread, jobject monitor) {
   SessionUse use;
@@ -133,7 +133,7 @@ void JNICALL onMonitorContendedEntered(jvmtiEnv*, JNIEnv* jni, jthread thread, j
 }
 void JNICALL onMonitorWait(jvmtiEnv*, JNIEnv* jni, jthread thread, jobject, jlong) {
   SessionUse use;
-  if (use && !g_session->virtual_waits.begin(jni, thread, WaitSource::ObjectWait)) g_session->locks.begin(WaitSource::ObjectWait);
+  if (use && !g_session->virtual_waits.begin(jni, thread, WaitSource::ObjectWait)) g_session->locks.begin(jni, WaitSource::ObjectWait);
 }
 void JNICALL onMonitorWaited(jvmtiEnv*, JNIEnv* jni, jthread thread, jobject monitor, jboolean) {
   SessionUse use;
