@@ -47,6 +47,7 @@ struct LockWait {
   int64_t start_ns = 0;     // monotonic start, as ThreadSlot::wait_start_ns had it
   uint32_t thread = 0;      // the thread reported: a park's pinned virtual thread, else slot_id
   uint32_t annotation = 0;
+  uint64_t owner_word = 0;  // a monitor enter's owner when it began (ThreadSlot::wait_owner_word)
   format::WaitKind kind = format::WaitKind::Lock;
   const std::string* class_name = nullptr;  // interned (object_class.h); null = a park without blocker
   std::vector<RawFrame> frames;  // the waiting thread's stack, innermost first

@@ -52,6 +52,13 @@ uint64_t MonitorOwnerWords::ownerWord(const ThreadSlot& waiter, int64_t start_ns
   return waits() ? word : 0;
 }
 
+uint64_t MonitorOwnerWords::ownOwnerWord(JNIEnv* jni) const {
+  const uintptr_t thread = reinterpret_cast<uintptr_t>(jni) - static_cast<uintptr_t>(env_offset_);
+  const auto monitor = load<uintptr_t>(thread + static_cast<uintptr_t>(pending_monitor_));
+  if (monitor == 0 || monitor % 8 != 0) return 0;
+  return load<uint64_t>(monitor + static_cast<uintptr_t>(owner_));
+}
+
 bool MonitorOwnerWords::names(uint64_t word, const ThreadSlot& slot) const {
   if (word == 0 || slot.foreign || !slot.env) return false;
   if (owner_is_thread_id_) return slot.java_id != 0 && static_cast<uint64_t>(slot.java_id) == word;

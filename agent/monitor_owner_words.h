@@ -22,6 +22,8 @@
 // registry's mutex.
 #pragma once
 
+#include <jni.h>
+
 #include <cstdint>
 
 #include "agent/thread_registry.h"
@@ -39,7 +41,11 @@ class MonitorOwnerWords {
   // `start_ns` (ThreadSlot::wait_start_ns) as a monitor enter; 0 when it no longer waits so,
   // waits for no monitor, or the monitor has no owner. Under the registry's mutex.
   uint64_t ownerWord(const ThreadSlot& waiter, int64_t start_ns) const;
-  // Whether `word` (ownerWord's) names the thread of `slot`. Under the registry's mutex.
+  // The owner word of the monitor the calling thread (`jni` its own) waits to enter, in its
+  // MonitorContendedEnter callback: it is counted as contending, so the monitor stays.
+  uint64_t ownOwnerWord(JNIEnv* jni) const;
+  // Whether `word` (ownerWord's or ownOwnerWord's) names the thread of `slot`. Under the
+  // registry's mutex.
   bool names(uint64_t word, const ThreadSlot& slot) const;
 
  private:

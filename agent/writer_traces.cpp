@@ -68,13 +68,14 @@ void WriterThread::drainTraces(JNIEnv* jni, bool last) {
     if (count == 0) continue;
     warn(std::to_string(count) + " " + what + " were not recorded: the writer fell behind");
   }
-  // The owners view counts only the waits that had a look: say how many had none for budget.
+  // Only the waits that had a look have their owner's stack (and a park's, its owner): say how
+  // many had none for budget.
   if (in_.lock_owners && in_.lock_owners->skipped() != 0) {
-    warn(std::to_string(in_.lock_owners->skipped()) + " lock waits have no owner: the owner looks (" +
+    warn(std::to_string(in_.lock_owners->skipped()) + " lock waits have no owner's stack: the owner looks (" +
          std::to_string(LockOwners::kLooksPerSecond) + " a second and " + std::to_string(LockOwners::kLooksAtOnce) +
          " at once for waits of " + std::to_string(LockOwners::kLongWaitNs / 1'000'000) + " ms or more, " +
          std::to_string(LockOwners::kShortLooksPerSecond) + " and " + std::to_string(LockOwners::kShortLooksAtOnce) +
-         " for shorter ones) were spent");
+         " for shorter ones) were spent (a monitor's owner is named without it, a lock's other than a monitor is not)");
   }
   // Tests ask for the own stacks' check (own_stacks.h): its counts, whatever they are.
   if (in_.locks && in_.locks->ownStacks().checking()) warn("lock trace, monitor enters' " + in_.locks->ownStacks().summary());
@@ -143,11 +144,15 @@ void WriterThread::drainLocks(JNIEnv* jni) {
                               wait.duration_ns, wait.kind};
     if (wait.class_name) record.lock_class = in_.writer->internString(*wait.class_name);
     LockCulprit culprit;
-    // Only locks have owners (docs/format.md, Lock).
+    // Only locks have owners (docs/format.md, Lock). A look's owner comes with its stack; a
+    // wait no look saw names the monitor's owner when it began, without a stack.
     if (in_.lock_owners->take(wait.slot_id, wait.start_ns, culprit) && wait.kind == format::WaitKind::Lock) {
       ensureThreadRecord(culprit.owner);
       record.owner = culprit.owner;
       record.owner_stack = traceStack(jni, 0, culprit.frames);
+    } else if (wait.kind == format::WaitKind::Lock && wait.owner_word != 0) {
+      record.owner = in_.lock_owners->ownerNamedBy(wait.owner_word, wait.slot_id);
+      if (record.owner != 0) ensureThreadRecord(record.owner);
     }
     in_.writer->writeLock(record);
   }

@@ -350,7 +350,8 @@ enum class WaitKind : uint8_t { Lock = 0, Wait = 1 };
 
 // One wait at least the lock trace's threshold long. Its stack is the waiting thread's at the
 // wait; the owner is the thread that held the lock when the agent looked during the wait, with
-// its stack then (0 when unknown: a wait, an unowned lock, or one over before the agent looked).
+// its stack then, or, for a monitor wait no look saw, its owner when the wait began, without a
+// stack (0 when unknown: a wait, an unowned lock, a park over before the agent looked).
 struct LockRecord {
   int64_t time_ns = 0;      // the wait's start
   uint32_t thread = 0;

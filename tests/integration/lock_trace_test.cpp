@@ -147,22 +147,36 @@ TEST_F(LockTrace, WaitsShorterThanTheThresholdAreNotRecorded) {
 // Hundreds of long waits a second (LockContention: four threads, every 2000th hold 2 ms) ask
 // for more owner looks than the budget allows (lock_owners.h: 40 at once, then 5 a second, for
 // waits of 10 ms or more; 10 at once, then 1 a second, for shorter ones): at most that many
-// waits have an owner, whatever the contention, and the waits refused are
-// said at the end. Truth by construction: the budget over the recording's duration.
+// waits have their owner's stack (an owner named "thread in method"), whatever the contention,
+// and the waits refused are said at the end. A monitor's owner is named all the same, from the
+// VM's words as the wait began: at most 5 % of the monitor waits without one (0.8 % and 1.1 %
+// measured on JDK 17 and 25; HotSpot 24+'s anonymous owners name no thread). Truth by
+// construction: the budget over the recording's duration.
 TEST_F(LockTrace, OwnerLooksStayWithinTheirBudget) {
   const std::string path = file("budget.ssr");
   const ProcessResult rec = it::record({"-e", "lock"}, path, "LockContention", {"4", "400000"});
   ASSERT_EQ(rec.exit_code, 0) << rec.err;
   const json owners = report(path, {"--view", "owners", "--metric", "count", "--top", "0"});
-  int64_t owned = 0, unowned = 0;
-  for (const json& row : owners.at("owners")) (row.at("unset").get<bool>() ? unowned : owned) += row.at("count").get<int64_t>();
+  int64_t looked = 0, not_looked = 0;
+  for (const json& row : owners.at("owners")) {
+    const bool with_stack = !row.at("unset").get<bool>() && row.at("value").get<std::string>().find(" in ") != std::string::npos;
+    (with_stack ? looked : not_looked) += row.at("count").get<int64_t>();
+  }
   const double seconds = owners.at("recording_duration_ns").get<double>() * 1e-9;
-  EXPECT_GT(owned, 0) << owners.dump(1);
-  EXPECT_LE(owned, 40 + 5 * seconds + 10 + seconds) << owners.dump(1);  // a look gives at most one wait its owner
+  EXPECT_GT(looked, 0) << owners.dump(1);
+  EXPECT_LE(looked, 40 + 5 * seconds + 10 + seconds) << owners.dump(1);  // a look gives at most one wait its owner's stack
   // The budget was spent: some waits went without a look (how many depends on how fast the
-  // machine runs the workload: a loaded CI machine recorded 52 owned and 41 without).
-  EXPECT_GT(unowned, 0) << owners.dump(1);
-  EXPECT_NE(rec.err.find("lock waits have no owner: the owner looks (5 a second and 40 at once for waits of 10 ms or "
+  // machine runs the workload: a loaded CI machine recorded 52 looked at and 41 not).
+  EXPECT_GT(not_looked, 0) << owners.dump(1);
+  const json monitor_owners = report(path, {"--view", "owners", "--metric", "count", "--top", "0", "--where", "lock=java.lang.Object"});
+  int64_t monitor_waits = 0, monitor_unowned = 0;
+  for (const json& row : monitor_owners.at("owners")) {
+    monitor_waits += row.at("count").get<int64_t>();
+    if (row.at("unset").get<bool>()) monitor_unowned += row.at("count").get<int64_t>();
+  }
+  EXPECT_GT(monitor_waits, looked) << monitor_owners.dump(1);
+  EXPECT_LE(monitor_unowned, 0.05 * static_cast<double>(monitor_waits)) << monitor_owners.dump(1);
+  EXPECT_NE(rec.err.find("lock waits have no owner's stack: the owner looks (5 a second and 40 at once for waits of 10 ms or "
                          "more, 1 and 10 for shorter ones) were spent"),
             std::string::npos)
       << rec.err;
@@ -170,11 +184,38 @@ TEST_F(LockTrace, OwnerLooksStayWithinTheirBudget) {
   bool said = false;
   for (const json& warning : owners.at("warnings")) {
     const std::string text = warning.get<std::string>();
-    if (text.find("lock waits have no owner") == std::string::npos) continue;
+    if (text.find("lock waits have no owner's stack") == std::string::npos) continue;
     said = true;
     EXPECT_EQ(text.find("reported at 0s"), std::string::npos) << text;
   }
   EXPECT_TRUE(said) << owners.at("warnings").dump();
+}
+
+// Waits shorter than the owner looks' period (LockWaits with 5 ms holds; the writer looks every
+// 20 ms) still name the thread they waited for: a monitor's owner as the wait began, read from
+// the VM's words by the waiting thread (lock_owners.h), without the owner's stack when no look
+// saw the wait. Truth by construction: holder-monitor holds the monitor in every round. At
+// least 75 % of the 40 waits name it (JDK 17 40 of 40, JDK 25 37 of 40 measured: HotSpot 24+
+// names no thread for a lock inflated while its owner held it on its lock stack), some
+// without a look, and none names another thread.
+TEST_F(LockTrace, MonitorWaitsNoLookSawNameTheThreadTheyWaitedFor) {
+  const std::string path = file("short-holds.ssr");
+  const ProcessResult rec = it::record({"-e", "lock"}, path, "LockWaits", {"40", "5", std::to_string(kThresholdMs)});
+  ASSERT_EQ(rec.exit_code, 0) << rec.err;
+  const json owners = report(path, {"--view", "locks[" + kLockWaits + "$Monitor]/owners", "--metric", "count", "--top", "0"});
+  int64_t waits = 0, holder = 0, holder_without_look = 0;
+  for (const json& row : owners.at("owners")) {
+    const int64_t count = row.at("count").get<int64_t>();
+    waits += count;
+    if (row.at("unset").get<bool>()) continue;
+    const std::string owner = row.at("value").get<std::string>();
+    EXPECT_EQ(owner.rfind("holder-monitor", 0), 0u) << owners.dump(1);
+    holder += count;
+    if (owner == "holder-monitor") holder_without_look += count;
+  }
+  EXPECT_EQ(waits, 40) << owners.dump(1);
+  EXPECT_GE(holder, 30) << owners.dump(1);
+  EXPECT_GT(holder_without_look, 0) << owners.dump(1);
 }
 
 // A monitor enter's stack is walked two ways (lock_trace.h): AsyncGetCallTrace where the
