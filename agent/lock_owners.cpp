@@ -124,16 +124,6 @@ uint32_t LockOwners::registryIdOf(JNIEnv* jni, jthread thread) {
   return id;
 }
 
-uint32_t LockOwners::ownerNamedBy(uint64_t owner_word, uint32_t waiter) const {
-  const MonitorOwnerWords* words = boundMonitorOwnerWords();
-  if (!words || owner_word == 0) return 0;
-  uint32_t id = 0;
-  registry_.forEachLocked([&](ThreadSlot& slot) {
-    if (id == 0 && slot.id != waiter && words->names(owner_word, slot)) id = slot.id;
-  });
-  return id;
-}
-
 bool LockOwners::take(uint32_t slot_id, int64_t start_ns, LockCulprit& out) {
   const auto it = culprits_.find({slot_id, start_ns});
   if (it == culprits_.end()) return false;

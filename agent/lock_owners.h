@@ -71,13 +71,6 @@ class LockOwners {
   void look(JNIEnv* jni, int64_t now);
   // The culprit of a drained wait, taken out (null when none was found).
   bool take(uint32_t slot_id, int64_t start_ns, LockCulprit& out);
-  // The registry id of the thread a monitor's owner word names (LockWait::owner_word: the
-  // owner when the wait began), 0 = none (no longer registered, or a word that names no
-  // thread). For a drained wait no look saw: its culprit without the owner's stack. Before
-  // HotSpot 24 the word is the owner's JavaThread* or a lock record in its stack, which a
-  // thread started since the owner ended could reuse: the drain comes at most 20 ms after
-  // the wait's end, and the owner held the lock all along until then.
-  uint32_t ownerNamedBy(uint64_t owner_word, uint32_t waiter) const;
   // After the drain: forgets culprits of waits over before the last look, whose events were
   // drained by then (their waiter queues the event before it clears its slot).
   void forgetEnded();

@@ -33,12 +33,24 @@ void LockTrace::begin(JNIEnv* jni, WaitSource source) {
   // first, and only a thread that spun in vain posts it (2 600 events, 2 200 of them recorded,
   // in LockContention): the chain is read now for its stack (own_stacks.h).
   if (source == WaitSource::MonitorEnter) own_stacks_.readChainAtStart(jni, *slot, start);
-  // The thread that holds the monitor now is the one this wait waits for: its event names it
-  // even when no owner look sees the wait (lock_owners.h), as a few loads.
-  const MonitorOwnerWords* words = source == WaitSource::MonitorEnter ? boundMonitorOwnerWords() : nullptr;
-  slot->wait_owner_word = words ? words->ownOwnerWord(jni) : 0;
+  slot->wait_owner = source == WaitSource::MonitorEnter ? ownerNow(jni, *slot) : 0;
   slot->wait_source.store(static_cast<uint8_t>(source), std::memory_order_relaxed);
   slot->wait_start_ns.store(start, std::memory_order_release);
+}
+
+uint32_t LockTrace::ownerNow(JNIEnv* jni, const ThreadSlot& self) {
+  const MonitorOwnerWords* words = boundMonitorOwnerWords();
+  const uint64_t word = words ? words->ownOwnerWord(jni) : 0;
+  if (word == 0) return 0;
+  const uintptr_t object = words->anonymousOwnersObject(jni, word);
+  // Named now, while the owner holds the monitor and so lives: a JavaThread* or a stack
+  // address named later could be a thread's started since the owner ended.
+  uint32_t owner = 0;
+  registry_.forEachLocked([&](ThreadSlot& other) {
+    if (owner != 0 || &other == &self) return;
+    if (object ? words->holdsOnLockStack(object, other) : words->names(word, other)) owner = other.id;
+  });
+  return owner;
 }
 
 jobject LockTrace::parkBlocker(JNIEnv* jni, jthread thread) const {
@@ -80,7 +92,7 @@ void LockTrace::end(JNIEnv* jni, jobject object) {
     const uint32_t vthread = slot->mounted_vthread.load(std::memory_order_relaxed);
     wait.thread = vthread != 0 && source == WaitSource::Park ? vthread : slot->id;
     wait.annotation = slot->annotation.load(std::memory_order_relaxed);
-    wait.owner_word = source == WaitSource::MonitorEnter ? slot->wait_owner_word : 0;
+    wait.owner = source == WaitSource::MonitorEnter ? slot->wait_owner : 0;
     jobject lock = object;
     if (source == WaitSource::Park) {
       // The blocker is still set: LockSupport clears it after Unsafe.park returns.

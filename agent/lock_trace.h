@@ -47,7 +47,7 @@ struct LockWait {
   int64_t start_ns = 0;     // monotonic start, as ThreadSlot::wait_start_ns had it
   uint32_t thread = 0;      // the thread reported: a park's pinned virtual thread, else slot_id
   uint32_t annotation = 0;
-  uint64_t owner_word = 0;  // a monitor enter's owner when it began (ThreadSlot::wait_owner_word)
+  uint32_t owner = 0;  // a monitor enter's owner when it began (ThreadSlot::wait_owner), 0 = none
   format::WaitKind kind = format::WaitKind::Lock;
   const std::string* class_name = nullptr;  // interned (object_class.h); null = a park without blocker
   std::vector<RawFrame> frames;  // the waiting thread's stack, innermost first
@@ -58,8 +58,9 @@ class LockTrace {
   // More than this many waits waiting for the writer are counted, not queued.
   static constexpr size_t kMaxQueued = 1 << 16;
 
-  LockTrace(jvmtiEnv* jvmti, int64_t start_ns, int64_t threshold_ns)
-      : jvmti_(jvmti), start_ns_(start_ns), threshold_ns_(threshold_ns), class_names_(jvmti), queue_(kMaxQueued) {}
+  LockTrace(jvmtiEnv* jvmti, ThreadRegistry& registry, int64_t start_ns, int64_t threshold_ns)
+      : jvmti_(jvmti), registry_(registry), start_ns_(start_ns), threshold_ns_(threshold_ns), class_names_(jvmti),
+        queue_(kMaxQueued) {}
 
   // At VMInit, before the park wrapper reports to it: the classes and fields the trace reads
   // (java.lang.Thread.parkBlocker, AbstractOwnableSynchronizer). False when this JVM lacks
@@ -103,7 +104,12 @@ class LockTrace {
   const OwnStacks& ownStacks() const { return own_stacks_; }
 
  private:
+  // The registry id of the thread that holds the monitor the calling thread (`self` its slot)
+  // begins to wait for, 0 = none found (monitor_owner_words.h). In MonitorContendedEnter.
+  uint32_t ownerNow(JNIEnv* jni, const ThreadSlot& self);
+
   jvmtiEnv* const jvmti_;
+  ThreadRegistry& registry_;  // for a monitor's anonymous owner (monitor_owner_words.h)
   const int64_t start_ns_;
   const int64_t threshold_ns_;
   ObjectClassNames class_names_;

@@ -1,5 +1,6 @@
 #include "agent/monitor_owner_words.h"
 
+#include <algorithm>
 #include <atomic>
 
 #include "agent/lock_trace.h"
@@ -15,6 +16,10 @@ T load(uintptr_t address) {
   return *reinterpret_cast<const volatile T*>(address);
 }
 
+constexpr uint64_t kLockStackSize = 80;
+constexpr int64_t kLockStackBase = 16;  // _base within LockStack
+constexpr uint64_t kAnonymousOwner = 1;  // HotSpot 24+'s ObjectMonitor::ANONYMOUS_OWNER; ids start at 3
+
 }  // namespace
 
 bool MonitorOwnerWords::bind(const VmStructs& vm, int64_t env_offset) {
@@ -26,6 +31,15 @@ bool MonitorOwnerWords::bind(const VmStructs& vm, int64_t env_offset) {
   // The owner is a pointer before HotSpot 24 (its type, void*, has no size in the tables),
   // an int64_t id after: either way one aligned word.
   const uint64_t owner_size = vm.fieldSize("ObjectMonitor", "_owner");
+  // The lock stack's layout as HotSpot 24 and 25 have it (LockStack: uint32_t _top, the next
+  // free entry as an offset from the JavaThread; a sentinel word; oop _base[8]): its size and
+  // _top's place are in the tables, _base's not. Any other layout: no lock-stack look.
+  object_ = vm.fieldOffset("ObjectMonitor", "_object");
+  lock_stack_ = vm.fieldOffset("JavaThread", "_lock_stack");
+  if (!owner_is_thread_id_ || object_ < 0 || vm.typeSize("LockStack") != kLockStackSize ||
+      vm.fieldOffset("LockStack", "_top") != 0 || vm.fieldSize("LockStack", "_top") != 4) {
+    lock_stack_ = -1;
+  }
   return env_offset_ > 0 && pending_monitor_ >= 0 && owner_ >= 0 && owner_ % 8 == 0 &&
          vm.fieldSize("JavaThread", "_current_pending_monitor") == 8 && (owner_size == 0 || owner_size == 8);
 #else
@@ -57,6 +71,29 @@ uint64_t MonitorOwnerWords::ownOwnerWord(JNIEnv* jni) const {
   const auto monitor = load<uintptr_t>(thread + static_cast<uintptr_t>(pending_monitor_));
   if (monitor == 0 || monitor % 8 != 0) return 0;
   return load<uint64_t>(monitor + static_cast<uintptr_t>(owner_));
+}
+
+uintptr_t MonitorOwnerWords::anonymousOwnersObject(JNIEnv* jni, uint64_t word) const {
+  if (word != kAnonymousOwner || lock_stack_ < 0) return 0;
+  const uintptr_t thread = reinterpret_cast<uintptr_t>(jni) - static_cast<uintptr_t>(env_offset_);
+  const auto monitor = load<uintptr_t>(thread + static_cast<uintptr_t>(pending_monitor_));
+  if (monitor == 0 || monitor % 8 != 0) return 0;
+  // The WeakHandle's one field: where in the VM's oop storage the object's reference lies.
+  const auto handle = load<uintptr_t>(monitor + static_cast<uintptr_t>(object_));
+  if (handle == 0 || handle % 8 != 0) return 0;
+  return load<uintptr_t>(handle);
+}
+
+bool MonitorOwnerWords::holdsOnLockStack(uintptr_t object, const ThreadSlot& slot) const {
+  if (object == 0 || lock_stack_ < 0 || slot.foreign || !slot.env) return false;
+  const uintptr_t thread = javaThreadOf(slot);
+  const auto first = static_cast<uint32_t>(lock_stack_ + kLockStackBase);
+  const auto end = static_cast<uint32_t>(lock_stack_ + static_cast<int64_t>(kLockStackSize));
+  // Read without the owner's consent: a stale top or entry can only miss it or find it gone.
+  const uint32_t top = std::min(load<uint32_t>(thread + static_cast<uintptr_t>(lock_stack_)), end);
+  for (uint32_t offset = first; offset + 8 <= top; offset += 8)
+    if (load<uintptr_t>(thread + offset) == object) return true;
+  return false;
 }
 
 bool MonitorOwnerWords::names(uint64_t word, const ThreadSlot& slot) const {

@@ -76,7 +76,7 @@ struct Session {
         gc_trace(start_ns),
         exceptions(env, start_ns, createdExceptions(options), isAgentThread),
         allocs(start_ns, options),
-        locks(env, start_ns, options.lock_threshold_ns),
+        locks(env, registry, start_ns, options.lock_threshold_ns),
         lock_owners(env, registry, locks),
         virtual_waits(env, locks, tracker.virtualEpoch()),
         histogram(start_ns, options.histo_interval_ns, options.histo_gcs),

@@ -66,9 +66,10 @@ struct ThreadSlot {
   // thread, which looks for the owner of waits that have lasted the threshold (lock_owners.h).
   std::atomic<int64_t> wait_start_ns{0};
   std::atomic<uint8_t> wait_source{0};
-  // A monitor enter's owner as the VM's words had it when the wait began (monitor_owner_words.h),
-  // 0 = none. The thread's own: written as the wait begins, read as it ends.
-  uint64_t wait_owner_word = 0;
+  // A monitor enter's owner when the wait began, as the VM's words named it
+  // (monitor_owner_words.h): its registry id, 0 = none. The thread's own: written as the wait
+  // begins, read as it ends.
+  uint32_t wait_owner = 0;
 
   // cpu mode: the thread's CPU-time timer, one of the two kinds (cpu_sampler.h), under the
   // registry mutex.

@@ -150,9 +150,9 @@ void WriterThread::drainLocks(JNIEnv* jni) {
       ensureThreadRecord(culprit.owner);
       record.owner = culprit.owner;
       record.owner_stack = traceStack(jni, 0, culprit.frames);
-    } else if (wait.kind == format::WaitKind::Lock && wait.owner_word != 0) {
-      record.owner = in_.lock_owners->ownerNamedBy(wait.owner_word, wait.slot_id);
-      if (record.owner != 0) ensureThreadRecord(record.owner);
+    } else if (wait.kind == format::WaitKind::Lock && wait.owner != 0) {
+      ensureThreadRecord(wait.owner);
+      record.owner = wait.owner;
     }
     in_.writer->writeLock(record);
   }

@@ -193,14 +193,17 @@ TEST_F(LockTrace, OwnerLooksStayWithinTheirBudget) {
 
 // Waits shorter than the owner looks' period (LockWaits with 5 ms holds; the writer looks every
 // 20 ms) still name the thread they waited for: a monitor's owner as the wait began, read from
-// the VM's words by the waiting thread (lock_owners.h), without the owner's stack when no look
-// saw the wait. Truth by construction: holder-monitor holds the monitor in every round. At
-// least 75 % of the 40 waits name it (JDK 17 40 of 40, JDK 25 37 of 40 measured: HotSpot 24+
-// names no thread for a lock inflated while its owner held it on its lock stack), some
-// without a look, and none names another thread.
+// the VM's words by the waiting thread (monitor_owner_words.h), without the owner's stack when
+// no look saw the wait. Each round locks a fresh monitor ("fresh"), held on the holder's stack
+// (JDK 17: the owner word is a lock record's address in it) or lock stack (JDK 25: an anonymous
+// owner, found in the threads' lock stacks) when the waiter comes. Truth by construction:
+// holder-monitor holds the monitor in every round. At least 36 of the 40 waits name it (40 of
+// 40 in 2 runs on each JDK), some without a look, none another thread: before the owner was
+// named as the wait began, a JavaThread* or stack address resolved after the holder had ended
+// named the next phase's holder-reentrant in a build that named it at the drain (1-2 of 40 on JDK 17).
 TEST_F(LockTrace, MonitorWaitsNoLookSawNameTheThreadTheyWaitedFor) {
   const std::string path = file("short-holds.ssr");
-  const ProcessResult rec = it::record({"-e", "lock"}, path, "LockWaits", {"40", "5", std::to_string(kThresholdMs)});
+  const ProcessResult rec = it::record({"-e", "lock"}, path, "LockWaits", {"40", "5", std::to_string(kThresholdMs), "fresh"});
   ASSERT_EQ(rec.exit_code, 0) << rec.err;
   const json owners = report(path, {"--view", "locks[" + kLockWaits + "$Monitor]/owners", "--metric", "count", "--top", "0"});
   int64_t waits = 0, holder = 0, holder_without_look = 0;
@@ -214,7 +217,7 @@ TEST_F(LockTrace, MonitorWaitsNoLookSawNameTheThreadTheyWaitedFor) {
     if (owner == "holder-monitor") holder_without_look += count;
   }
   EXPECT_EQ(waits, 40) << owners.dump(1);
-  EXPECT_GE(holder, 30) << owners.dump(1);
+  EXPECT_GE(holder, 36) << owners.dump(1);
   EXPECT_GT(holder_without_look, 0) << owners.dump(1);
 }
 

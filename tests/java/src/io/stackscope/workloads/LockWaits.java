@@ -24,6 +24,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * Object.wait(2 ms) calls the program timed at least that long (a loaded machine may give the
  * thread its CPU back tens of ms late).
  *
+ * args[3] "fresh": each round of the monitor phase locks a Monitor of its own, never locked
+ * before, so that the holder holds it as a lock not yet inflated (on its stack, or HotSpot 24+'s
+ * lock stack) when the waiter comes; by default every round locks the same one.
+ *
  * Ground truth printed: "truth rounds N", and the summed waits in ns: "truth monitor_ns N",
  * "truth reentrant_ns N", "truth long_wait_ns N", "truth short_wait_ns N".
  */
@@ -32,7 +36,7 @@ public final class LockWaits {
     static final class LongTarget {}
     static final class ShortTarget {}
 
-    static final Monitor monitor = new Monitor();
+    static Monitor[] monitors;  // the monitor of each round (all the same unless "fresh")
     static final ReentrantLock reentrant = new ReentrantLock();
     static volatile int held;     // the round whose hold has begun
     static volatile int entered;  // the round the waiter has got the lock in
@@ -43,7 +47,7 @@ public final class LockWaits {
     }
 
     static void holdMonitor(int round, Thread waiter) throws InterruptedException {
-        synchronized (monitor) {
+        synchronized (monitors[round]) {
             held = round;
             awaitTrue(() -> waiter.getState() == Thread.State.BLOCKED);
             Thread.sleep(holdMs);
@@ -52,7 +56,7 @@ public final class LockWaits {
 
     static long enterMonitor(int round) {
         final long start = System.nanoTime();
-        synchronized (monitor) {
+        synchronized (monitors[round]) {
             entered = round;
             return System.nanoTime() - start;
         }
@@ -133,6 +137,10 @@ public final class LockWaits {
         final int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 20;
         holdMs = args.length > 1 ? Long.parseLong(args[1]) : 50;
         final long thresholdNs = (args.length > 2 ? Long.parseLong(args[2]) : 10) * 1_000_000L;
+        final boolean fresh = args.length > 3 && args[3].equals("fresh");
+        monitors = new Monitor[rounds + 1];
+        monitors[0] = new Monitor();
+        for (int round = 1; round <= rounds; ++round) monitors[round] = fresh ? new Monitor() : monitors[0];
         final long monitorNs = contend("monitor", rounds, LockWaits::holdMonitor, LockWaits::enterMonitor);
         final long reentrantNs = contend("reentrant", rounds, LockWaits::holdReentrant, LockWaits::enterReentrant);
         final LongTarget longTarget = new LongTarget();
