@@ -49,8 +49,13 @@ bool MonitorOwnerWords::bind(const VmStructs& vm, int64_t env_offset) {
 #endif
 }
 
-uintptr_t MonitorOwnerWords::javaThreadOf(const ThreadSlot& slot) const {
-  return reinterpret_cast<uintptr_t>(slot.env) - static_cast<uintptr_t>(env_offset_);
+uintptr_t MonitorOwnerWords::javaThreadOf(JNIEnv* env) const {
+  return reinterpret_cast<uintptr_t>(env) - static_cast<uintptr_t>(env_offset_);
+}
+
+uintptr_t MonitorOwnerWords::pendingMonitor(uintptr_t thread) const {
+  const auto monitor = load<uintptr_t>(thread + static_cast<uintptr_t>(pending_monitor_));
+  return monitor % 8 == 0 ? monitor : 0;
 }
 
 uint64_t MonitorOwnerWords::ownerWord(const ThreadSlot& waiter, int64_t start_ns) const {
@@ -59,25 +64,22 @@ uint64_t MonitorOwnerWords::ownerWord(const ThreadSlot& waiter, int64_t start_ns
            waiter.wait_source.load(std::memory_order_acquire) == static_cast<uint8_t>(WaitSource::MonitorEnter);
   };
   if (waiter.foreign || !waiter.env || start_ns == 0 || !waits()) return 0;
-  const auto monitor = load<uintptr_t>(javaThreadOf(waiter) + static_cast<uintptr_t>(pending_monitor_));
-  if (monitor == 0 || monitor % 8 != 0) return 0;
+  const uintptr_t monitor = pendingMonitor(javaThreadOf(waiter.env));
+  if (monitor == 0) return 0;
   const auto word = load<uint64_t>(monitor + static_cast<uintptr_t>(owner_));
   std::atomic_thread_fence(std::memory_order_acquire);
   return waits() ? word : 0;
 }
 
 uint64_t MonitorOwnerWords::ownOwnerWord(JNIEnv* jni) const {
-  const uintptr_t thread = reinterpret_cast<uintptr_t>(jni) - static_cast<uintptr_t>(env_offset_);
-  const auto monitor = load<uintptr_t>(thread + static_cast<uintptr_t>(pending_monitor_));
-  if (monitor == 0 || monitor % 8 != 0) return 0;
-  return load<uint64_t>(monitor + static_cast<uintptr_t>(owner_));
+  const uintptr_t monitor = pendingMonitor(javaThreadOf(jni));
+  return monitor == 0 ? 0 : load<uint64_t>(monitor + static_cast<uintptr_t>(owner_));
 }
 
 uintptr_t MonitorOwnerWords::anonymousOwnersObject(JNIEnv* jni, uint64_t word) const {
   if (word != kAnonymousOwner || lock_stack_ < 0) return 0;
-  const uintptr_t thread = reinterpret_cast<uintptr_t>(jni) - static_cast<uintptr_t>(env_offset_);
-  const auto monitor = load<uintptr_t>(thread + static_cast<uintptr_t>(pending_monitor_));
-  if (monitor == 0 || monitor % 8 != 0) return 0;
+  const uintptr_t monitor = pendingMonitor(javaThreadOf(jni));
+  if (monitor == 0) return 0;
   // The WeakHandle's one field: where in the VM's oop storage the object's reference lies.
   const auto handle = load<uintptr_t>(monitor + static_cast<uintptr_t>(object_));
   if (handle == 0 || handle % 8 != 0) return 0;
@@ -86,7 +88,7 @@ uintptr_t MonitorOwnerWords::anonymousOwnersObject(JNIEnv* jni, uint64_t word) c
 
 bool MonitorOwnerWords::holdsOnLockStack(uintptr_t object, const ThreadSlot& slot) const {
   if (object == 0 || lock_stack_ < 0 || slot.foreign || !slot.env) return false;
-  const uintptr_t thread = javaThreadOf(slot);
+  const uintptr_t thread = javaThreadOf(slot.env);
   const auto first = static_cast<uint32_t>(lock_stack_ + kLockStackBase);
   const auto end = static_cast<uint32_t>(lock_stack_ + static_cast<int64_t>(kLockStackSize));
   // Read without the owner's consent: a stale top or entry can only miss it or find it gone.
@@ -99,7 +101,7 @@ bool MonitorOwnerWords::holdsOnLockStack(uintptr_t object, const ThreadSlot& slo
 bool MonitorOwnerWords::names(uint64_t word, const ThreadSlot& slot) const {
   if (word == 0 || slot.foreign || !slot.env) return false;
   if (owner_is_thread_id_) return slot.java_id != 0 && static_cast<uint64_t>(slot.java_id) == word;
-  if (word == javaThreadOf(slot)) return true;
+  if (word == javaThreadOf(slot.env)) return true;
   // A lock record in the owner's stack (the lock was inflated while held there).
   return slot.stack_ready.load(std::memory_order_acquire) && slot.stack.low < slot.stack.base &&
          word >= slot.stack.low && word < slot.stack.base;

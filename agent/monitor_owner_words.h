@@ -60,7 +60,9 @@ class MonitorOwnerWords {
   bool names(uint64_t word, const ThreadSlot& slot) const;
 
  private:
-  uintptr_t javaThreadOf(const ThreadSlot& slot) const;
+  uintptr_t javaThreadOf(JNIEnv* env) const;
+  // The ObjectMonitor the JavaThread at `thread` waits to enter, 0 = none.
+  uintptr_t pendingMonitor(uintptr_t thread) const;
 
   int64_t env_offset_ = 0;
   int64_t pending_monitor_ = -1;  // JavaThread::_current_pending_monitor
