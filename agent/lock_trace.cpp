@@ -29,9 +29,9 @@ void LockTrace::begin(JNIEnv* jni, WaitSource source) {
   // Unknown threads (the agent's own) and those the collection-time filter leaves out pay nothing more.
   if (!slot || slot->excluded.load(std::memory_order_relaxed)) return;
   const int64_t start = monotonicNs();
-  // Nearly every contended enter that posts the event waits past the threshold: the VM spins
-  // first, and only a thread that spun in vain posts it (2 600 events, 2 200 of them recorded,
-  // in LockContention): the chain is read now for its stack (own_stacks.h).
+  // Most contended enters that post the event wait past the threshold: the VM spins first, and
+  // only a thread that spun in vain posts it (LockContention: 97 % of them recorded on JDK 25,
+  // 58 % on JDK 17): the chain is read now for its stack (own_stacks.h).
   if (source == WaitSource::MonitorEnter) own_stacks_.readChainAtStart(jni, *slot, start);
   slot->wait_owner = source == WaitSource::MonitorEnter ? ownerNow(jni, *slot) : 0;
   slot->wait_source.store(static_cast<uint8_t>(source), std::memory_order_relaxed);

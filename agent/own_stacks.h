@@ -33,8 +33,8 @@ class OwnStacks {
 
   // Reads the calling thread's chain (`slot` its own) as its wait that began at `wait_start`
   // begins, and keeps it for that wait's stack: at the start of a monitor enter the thread has
-  // just run those frames and its reads hit the cache (0.3 µs against 3 µs after the wake,
-  // docs/benchmarks.md), and it does not hold the monitor (at its end it does, and every µs
+  // just run those frames and its reads hit the cache (a chain read again at once cost a tenth
+  // of one read after the wake, docs/benchmarks.md), and it does not hold the monitor (at its end it does, and every µs
   // there lengthens the critical section others wait for). The stack does not change during
   // the wait. In a JVMTI callback only.
   void readChainAtStart(JNIEnv* jni, const ThreadSlot& slot, int64_t wait_start);
