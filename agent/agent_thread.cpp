@@ -47,9 +47,18 @@ bool AgentThread::sleepUntil(int64_t deadline_ns) {
   for (;;) {
     if (stop_requested_) return false;
     const int64_t left = deadline_ns - monotonicNs();
-    if (left <= 0) return true;
+    if (left <= 0 || wake_requested_) {
+      wake_requested_ = false;
+      return true;
+    }
     cv_.wait_for(lock, std::chrono::nanoseconds(left));
   }
+}
+
+void AgentThread::wake() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  wake_requested_ = true;
+  cv_.notify_all();
 }
 
 bool AgentThread::stop(int64_t timeout_ns) {

@@ -21,9 +21,12 @@ class AgentThread {
   // Creates the java.lang.Thread named `name` and runs body(arg, ...) on it. Live phase only.
   bool start(jvmtiEnv* jvmti, JNIEnv* jni, const char* name, Body body, void* arg);
 
-  // Sleeps until the monotonic time `deadline_ns` or until stop is requested; returns false
-  // when stop was requested.
+  // Sleeps until the monotonic time `deadline_ns`, until wake() or until stop is requested;
+  // returns false when stop was requested.
   bool sleepUntil(int64_t deadline_ns);
+
+  // Ends the body's current sleepUntil early, or its next one if it is not sleeping.
+  void wake();
 
   // Asks the body to return and waits up to `timeout_ns` for it; true if it did.
   bool stop(int64_t timeout_ns);
@@ -51,6 +54,7 @@ class AgentThread {
   std::mutex mutex_;
   std::condition_variable cv_;
   bool stop_requested_ = false;
+  bool wake_requested_ = false;
   bool running_ = false;
 };
 

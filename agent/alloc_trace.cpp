@@ -9,12 +9,12 @@
 
 namespace stackscope::agent {
 
-AllocTrace::AllocTrace(int64_t start_ns, const Options& options)
+AllocTrace::AllocTrace(int64_t start_ns, const Options& options, WriterWake* wake)
     : start_ns_(start_ns),
       interval_(static_cast<uint64_t>(options.alloc_interval)),
       classes_(options.classes),
       live_(options.traces & kTraceLive),
-      queue_(kMaxQueued),
+      queue_(kMaxQueued, wake),
       freed_(live_ ? kFreedCapacity : 1) {}
 
 void AllocTrace::setClasses(std::vector<std::string> classes) {

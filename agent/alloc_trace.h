@@ -54,7 +54,8 @@ class AllocTrace {
   // free 32 GB of sampled objects within one drain period to fill it.
   static constexpr size_t kFreedCapacity = 1 << 16;
 
-  AllocTrace(int64_t start_ns, const Options& options);
+  // `wake`: the writer's (BoundedQueue).
+  AllocTrace(int64_t start_ns, const Options& options, WriterWake* wake);
 
   // The JVMTI SampledObjectAlloc event, on the allocating thread.
   void onSampledAlloc(jvmtiEnv* jvmti, JNIEnv* jni, jobject object, jclass klass, jlong size);

@@ -7,6 +7,9 @@
 // Rule: the mutex is held only around the vector operations, never across a JVMTI or JNI call
 // (one that may reach a safepoint would stall the writer behind a stopped thread).
 //
+// The writer may sleep up to a second while nothing comes (writer_pacing.h): the first push
+// after a drain wakes it, so that the event's frames are named soon and a burst is not dropped.
+//
 // An event's stack may be queued with it into the queue's one flat frame store (push with
 // frames): no allocation per event once the stores have grown, where a vector per event was
 // allocated on the calling thread and freed on the writer's (defeating malloc's per-thread
@@ -21,6 +24,7 @@
 #include <vector>
 
 #include "agent/sample_slot.h"
+#include "agent/writer_pacing.h"
 
 namespace stackscope::agent {
 
@@ -34,7 +38,8 @@ struct FrameRange {
 template <typename T>
 class BoundedQueue {
  public:
-  explicit BoundedQueue(size_t capacity) : capacity_(capacity) {}
+  // `wake`: the writer's, or null (nobody to wake).
+  BoundedQueue(size_t capacity, WriterWake* wake) : capacity_(capacity), wake_(wake) {}
 
   // Cheap look before the callback does its work: a full queue would refuse it anyway.
   bool full() const { return queued_.load(std::memory_order_relaxed) >= capacity_; }
@@ -81,23 +86,30 @@ class BoundedQueue {
   }
 
   uint64_t dropped() const { return dropped_.load(std::memory_order_relaxed); }
+  size_t capacity() const { return capacity_; }
 
  private:
   // Queues `item` after `fill(item)`, both under the lock, unless the queue or the frame
   // store (for `frame_count` more) is full.
   template <typename Fill>
   void pushWith(T&& item, size_t frame_count, Fill&& fill) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (queue_.size() >= capacity_ || frames_.size() + frame_count > kMaxQueuedFrames) {
-      drop();
-      return;
+    size_t size = 0;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (queue_.size() >= capacity_ || frames_.size() + frame_count > kMaxQueuedFrames) {
+        drop();
+        return;
+      }
+      fill(item);
+      queue_.push_back(std::move(item));
+      size = queue_.size();
+      queued_.store(size, std::memory_order_relaxed);
     }
-    fill(item);
-    queue_.push_back(std::move(item));
-    queued_.store(queue_.size(), std::memory_order_relaxed);
+    if (wake_ && size == 1) wake_->nudge();
   }
 
   const size_t capacity_;
+  WriterWake* const wake_;
   std::mutex mutex_;  // taken by the callbacks' threads and the writer, nothing else under it
   std::vector<T> queue_;
   std::vector<RawFrame> frames_;  // the frames of queue_'s items pushed with frames

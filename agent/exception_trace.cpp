@@ -10,12 +10,13 @@
 
 namespace stackscope::agent {
 
-ExceptionTrace::ExceptionTrace(jvmtiEnv* jvmti, int64_t start_ns, bool created, AgentThreadTest is_agent_thread)
+ExceptionTrace::ExceptionTrace(jvmtiEnv* jvmti, int64_t start_ns, bool created, AgentThreadTest is_agent_thread,
+                               WriterWake* wake)
     : jvmti_(jvmti),
       start_ns_(start_ns),
       created_(created),
       is_agent_thread_(is_agent_thread),
-      queue_(kMaxQueued),
+      queue_(kMaxQueued, wake),
       class_names_(jvmti) {}
 
 bool ExceptionTrace::start(JNIEnv* jni, ThrownException& event) {

@@ -59,7 +59,8 @@ class ExceptionTrace {
   using AgentThreadTest = bool (*)(JNIEnv* jni, jthread thread);
 
   // `created`: the source is exception creation (else throws).
-  ExceptionTrace(jvmtiEnv* jvmti, int64_t start_ns, bool created, AgentThreadTest is_agent_thread);
+  // `wake`: the writer's (BoundedQueue).
+  ExceptionTrace(jvmtiEnv* jvmti, int64_t start_ns, bool created, AgentThreadTest is_agent_thread, WriterWake* wake);
 
   // The JVMTI Exception event (thrown mode). `catch_method` is null when no Java frame
   // catches it.

@@ -58,9 +58,11 @@ class GcTrace {
   // Collections lost because the writer fell more than kCapacity behind.
   uint64_t dropped() const { return dropped_.load(std::memory_order_relaxed); }
 
- private:
+  // Collections the writer may fall behind by: more than a JVM runs in a second, the longest
+  // the writer sleeps (writer_pacing.h).
   static constexpr size_t kCapacity = 1024;
 
+ private:
   const int64_t start_ns_;
   MpscRing<GcCollection> ring_;
   std::atomic<int64_t> started_ns_{0};  // of the running collection

@@ -21,6 +21,7 @@ void LockOwners::look(JNIEnv* jni, int64_t now) {
   // Every local reference made below goes with this frame: the writer thread never returns to Java.
   if (jni->PushLocalFrame(6 * kMaxWaitersPerLook + 8) != JNI_OK) return;
   going_on_.clear();
+  looks_due_ = false;
   looks_.refill(now);
   short_looks_.refill(now);
   std::vector<Waiter> waiters;
@@ -37,9 +38,9 @@ void LockOwners::look(JNIEnv* jni, int64_t now) {
       const WaitId wait{id, start};
       going_on_.push_back(wait);
       const auto source = static_cast<WaitSource>(slot->wait_source.load(std::memory_order_relaxed));
-      if (now - start < trace_.thresholdNs() || source == WaitSource::ObjectWait || !slot->thread_ref ||
-          culprits_.count(wait) != 0 || waiters.size() >= kMaxWaitersPerLook)
-        continue;
+      const bool may_look = source != WaitSource::ObjectWait && slot->thread_ref && culprits_.count(wait) == 0;
+      looks_due_ = looks_due_ || may_look;
+      if (!may_look || now - start < trace_.thresholdNs() || waiters.size() >= kMaxWaitersPerLook) continue;
       if (source == WaitSource::MonitorEnter && !budgetFor(now - start).take()) {
         refused.push_back(wait);  // tried again at the next look while it lasts
         continue;

@@ -1,7 +1,8 @@
 // The lock trace's culprits: for a thread that has waited for a lock at least the threshold
 // and still waits, the thread that owns the lock and that owner's stack, taken while the
-// owner holds it. Runs on the writer thread at each drain (every 20 ms), so it costs the
-// waiting threads nothing and the program only a look per long wait:
+// owner holds it. Runs on the writer thread at each drain (every 20 ms while a wait goes on
+// that was not looked at: writer_pacing.h), so it costs the waiting threads nothing and the
+// program only a look per long wait:
 //   a monitor: its owner word read from the VM's structures (monitor_owner_words.h: no
 //     pause); where that names no thread (HotSpot 24's anonymous owner, a layout not known,
 //     a thread not registered), GetCurrentContendedMonitor(waiter), then
@@ -69,6 +70,9 @@ class LockOwners {
   // Looks for the owners of the waits that have lasted the threshold by `now` (monotonic) and
   // were not looked at yet. Before the writer drains the trace's events.
   void look(JNIEnv* jni, int64_t now);
+  // Whether the last look saw a wait going on that was not looked at yet: the writer looks
+  // again soon (writer_pacing.h).
+  bool looksDue() const { return looks_due_; }
   // The culprit of a drained wait, taken out (null when none was found).
   bool take(uint32_t slot_id, int64_t start_ns, LockCulprit& out);
   // After the drain: forgets culprits of waits over before the last look, whose events were
@@ -108,6 +112,7 @@ class LockOwners {
   std::vector<std::pair<jobject, jthread>> seen_monitors_;  // this look's monitors and their owners (local references)
   jfieldID thread_id_ = nullptr;  // java.lang.Thread.tid
   bool bound_ = false;
+  bool looks_due_ = false;
 };
 
 }  // namespace stackscope::agent

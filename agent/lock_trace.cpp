@@ -36,6 +36,8 @@ void LockTrace::begin(JNIEnv* jni, WaitSource source) {
   slot->wait_owner = source == WaitSource::MonitorEnter ? ownerNow(jni, *slot) : 0;
   slot->wait_source.store(static_cast<uint8_t>(source), std::memory_order_relaxed);
   slot->wait_start_ns.store(start, std::memory_order_release);
+  // The writer, if in a long sleep, looks again soon: this wait may outlast the threshold.
+  if (source != WaitSource::ObjectWait && wake_) wake_->nudge();
 }
 
 uint32_t LockTrace::ownerNow(JNIEnv* jni, const ThreadSlot& self) {

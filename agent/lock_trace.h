@@ -58,9 +58,11 @@ class LockTrace {
   // More than this many waits waiting for the writer are counted, not queued.
   static constexpr size_t kMaxQueued = 1 << 16;
 
-  LockTrace(jvmtiEnv* jvmti, ThreadRegistry& registry, int64_t start_ns, int64_t threshold_ns)
+  // `wake`: the writer's, woken by the queue (BoundedQueue) and by a wait that may want an
+  // owner look (writer_pacing.h).
+  LockTrace(jvmtiEnv* jvmti, ThreadRegistry& registry, int64_t start_ns, int64_t threshold_ns, WriterWake* wake)
       : jvmti_(jvmti), registry_(registry), start_ns_(start_ns), threshold_ns_(threshold_ns), class_names_(jvmti),
-        queue_(kMaxQueued) {}
+        wake_(wake), queue_(kMaxQueued, wake) {}
 
   // At VMInit, before the park wrapper reports to it: the classes and fields the trace reads
   // (java.lang.Thread.parkBlocker, AbstractOwnableSynchronizer). False when this JVM lacks
@@ -113,6 +115,7 @@ class LockTrace {
   const int64_t start_ns_;
   const int64_t threshold_ns_;
   ObjectClassNames class_names_;
+  WriterWake* const wake_;
   std::atomic<bool> ready_{false};  // init done: the fields below are set
   jfieldID park_blocker_ = nullptr;     // java.lang.Thread.parkBlocker
   jclass ownable_ = nullptr;            // AbstractOwnableSynchronizer (global reference)

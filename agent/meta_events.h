@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "agent/writer_pacing.h"
 #include "format/records.h"
 
 namespace stackscope::agent {
@@ -26,9 +27,21 @@ struct MetaEvent {
 
 class MetaQueue {
  public:
+  // Not bounded, but paced as if this were its capacity (writer_pacing.h): a quarter of it
+  // wakes the writer from a long sleep. Its events have no stacks: they may wait.
+  static constexpr size_t kPacedCapacity = 1 << 14;
+
+  // `wake`: the writer's, or null (nobody to wake).
+  explicit MetaQueue(WriterWake* wake) : wake_(wake) {}
+
   void push(MetaEvent event) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    events_.push_back(std::move(event));
+    size_t size = 0;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      events_.push_back(std::move(event));
+      size = events_.size();
+    }
+    if (wake_ && size == kPacedCapacity / 4) wake_->nudge();
   }
   // Moves every queued event into `out` (which is cleared first).
   void takeAll(std::vector<MetaEvent>& out) {
@@ -38,6 +51,7 @@ class MetaQueue {
   }
 
  private:
+  WriterWake* const wake_;
   std::mutex mutex_;
   std::vector<MetaEvent> events_;
 };

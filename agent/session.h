@@ -68,19 +68,20 @@ struct Session {
         start_epoch_ns(realtimeNs()),
         ring(opts.mode == SampleMode::None ? kIdleRingSlots : kRingSlots),
         annotations(options.filter),
+        meta(&writer_wake),
         registry(meta),
         status(gc, lost, options),
         tracker(env, registry, meta, lost, options, annotations, start_ns),
         wall(env, registry, tracker, ring, lost, gc, options.interval_ns, start_ns),
         native_threads(registry, meta, annotations, options.interval_ns, start_ns, scansJvmThreads()),
         gc_trace(start_ns),
-        exceptions(env, start_ns, createdExceptions(options), isAgentThread),
-        allocs(start_ns, options),
-        locks(env, registry, start_ns, options.lock_threshold_ns),
+        exceptions(env, start_ns, createdExceptions(options), isAgentThread, &writer_wake),
+        allocs(start_ns, options, &writer_wake),
+        locks(env, registry, start_ns, options.lock_threshold_ns, &writer_wake),
         lock_owners(env, registry, locks),
         virtual_waits(env, locks, tracker.virtualEpoch()),
         histogram(start_ns, options.histo_interval_ns, options.histo_gcs),
-        thread_parents(env, start_ns),
+        thread_parents(env, start_ns, &writer_wake),
         writer_thread({env, &writer, &ring, &lost, &meta, &registry, &status, &annotations, &options, &code_regions,
                        findsThreadsByTid() ? &native_threads : nullptr,
                        (options.traces & kTraceGc) ? &gc_trace : nullptr,
@@ -88,7 +89,7 @@ struct Session {
                        (options.traces & kTraceAlloc) ? &allocs : nullptr,
                        (options.traces & kTraceLock) ? &locks : nullptr,
                        (options.traces & kTraceLock) ? &lock_owners : nullptr,
-                       histogramOn() ? &histogram : nullptr, &thread_parents, start_ns, &file_path}) {}
+                       histogramOn() ? &histogram : nullptr, &thread_parents, &writer_wake, start_ns, &file_path}) {}
 
   bool histogramOn() const { return options.histo_interval_ns > 0 || options.histo_gcs > 0; }
   // Mixed mode in cpu mode samples the JVM's own threads. They carry no annotation, so an
@@ -112,6 +113,7 @@ struct Session {
   SampleRing ring;
   AnnotationTable annotations;  // the annotation filter in force (options.filter at first)
   LostCounters lost;
+  WriterWake writer_wake;  // before the queues that wake the writer thread
   MetaQueue meta;
   ThreadRegistry registry;
   GcClock gc;  // also tells the wall sampler which pauses were GCs

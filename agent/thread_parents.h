@@ -36,7 +36,9 @@ class ThreadParents {
   // More starts than this waiting for the writer are counted, not queued.
   static constexpr size_t kMaxQueued = 1 << 12;
 
-  ThreadParents(jvmtiEnv* jvmti, int64_t start_ns) : jvmti_(jvmti), start_ns_(start_ns), queue_(kMaxQueued) {}
+  // `wake`: the writer's (BoundedQueue).
+  ThreadParents(jvmtiEnv* jvmti, int64_t start_ns, WriterWake* wake)
+      : jvmti_(jvmti), start_ns_(start_ns), queue_(kMaxQueued, wake) {}
 
   // Thread.start0 on `thread` (the new one), on the starting thread, before the JVM's own.
   void onStart(JNIEnv* jni, jobject thread);

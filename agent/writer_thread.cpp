@@ -15,8 +15,6 @@
 namespace stackscope::agent {
 
 namespace {
-// How often the ring is drained: it holds 1024 stacks, so at 20 ms it absorbs ~50k samples/s.
-constexpr int64_t kDrainPeriodNs = 20'000'000;
 // Crash consistency: a complete chunk reaches the file at least this often.
 constexpr int64_t kMaxFlushPeriodNs = 1'000'000'000;
 // Mixed mode: the native threads are scanned whenever the thread count changes, and at least
@@ -27,19 +25,33 @@ constexpr int64_t kNativeScanPeriodNs = 1'000'000'000;
 constexpr int64_t kPendingStackScanGapNs = 100'000'000;
 }  // namespace
 
+WriterThread::WriterThread(const WriterInputs& in)
+    : in_(in),
+      methods_(in.jvmti, *in.writer),
+      carrier_frames_(in.jvmti),
+      // Samples come in signal handlers, which cannot wake a long sleep (writer_pacing.h).
+      pacing_(in.options->mode == SampleMode::None ? WriterPacing::kLongestNs : WriterPacing::kShortestNs) {}
+
 bool WriterThread::start(JNIEnv* jni) {
   const int64_t now = monotonicNs();
   next_status_ns_ = now + in_.options->status_interval_ns;
   next_flush_ns_ = now + std::min(kMaxFlushPeriodNs, in_.options->status_interval_ns);
   rotation_.emplace(*in_.options, *in_.file_path, now);
+  last_cycle_ns_ = now;
+  in_.wake->attach([this] { thread_.wake(); });
   return thread_.start(in_.jvmti, jni, "stackscope-writer", run, this);
 }
 
 void WriterThread::run(void* self_ptr, JNIEnv* jni, AgentThread& thread) {
   auto& self = *static_cast<WriterThread*>(self_ptr);
   for (;;) {
-    const int64_t wake = std::min(monotonicNs() + kDrainPeriodNs, self.next_status_ns_);
-    if (!thread.sleepUntil(wake)) return;
+    const int64_t period = self.pacing_.periodNs();
+    const int64_t until = std::min({monotonicNs() + period, self.next_status_ns_, self.next_flush_ns_});
+    // A nudge between this and the sleep is not lost: it makes sleepUntil return at once.
+    if (period > WriterPacing::kShortestNs) self.in_.wake->sleepingLong(true);
+    const bool go_on = thread.sleepUntil(until);
+    self.in_.wake->sleepingLong(false);
+    if (!go_on) return;
     std::lock_guard<std::timed_mutex> lock(self.io_mutex_);
     if (self.failed_) return;
     self.cycle(jni, false);
@@ -125,10 +137,14 @@ void WriterThread::cycle(JNIEnv* jni, bool last) {
   // counts when none was).
   if (in_.options->native && !last) native::refreshLoadedUnwindModules();
   releaseStoppedRings();
+  fullest_ = 0;
+  stacks_drained_ = false;
   drainMeta();
   drainRing(jni);
   if (in_.lock_owners && !last) in_.lock_owners->look(jni, now);  // before the waits are drained
   drainTraces(jni, last);
+  pacing_.next(fullest_, now - last_cycle_ns_, stacks_drained_ || (in_.lock_owners && in_.lock_owners->looksDue()));
+  last_cycle_ns_ = now;
 
   if (last || now >= next_status_ns_) {
     in_.writer->writeStatus(in_.status->take(jni, now, time_ns));
@@ -164,8 +180,14 @@ void WriterThread::cycle(JNIEnv* jni, bool last) {
   ended_.clear();
 }
 
+void WriterThread::noteDrained(size_t count, size_t capacity, bool with_stacks) {
+  fullest_ = std::max(fullest_, static_cast<double>(count) / static_cast<double>(std::max<size_t>(capacity, 1)));
+  stacks_drained_ = stacks_drained_ || (with_stacks && count != 0);
+}
+
 void WriterThread::drainMeta() {
   in_.meta->takeAll(meta_batch_);
+  noteDrained(meta_batch_.size(), MetaQueue::kPacedCapacity, false);
   for (const MetaEvent& event : meta_batch_) {
     if (event.has_record) {
       in_.writer->writeThread(event.record);
@@ -220,7 +242,8 @@ void WriterThread::ensureThreadRecord(uint32_t thread) {
 }
 
 void WriterThread::drainRing(JNIEnv* jni) {
-  while (const SampleSlot* slot = in_.ring->front()) {
+  size_t drained = 0;
+  for (; const SampleSlot* slot = in_.ring->front(); ++drained) {
     if (slot->kind == SlotKind::Stack) {
       writeStack(jni, *slot);
     } else if (slot->kind == SlotKind::Repeat) {
@@ -228,6 +251,7 @@ void WriterThread::drainRing(JNIEnv* jni) {
     }
     in_.ring->pop();
   }
+  noteDrained(drained, in_.ring->capacity(), true);
 }
 
 void WriterThread::writeStack(JNIEnv* jni, const SampleSlot& slot) {

@@ -38,6 +38,7 @@
 #include "agent/sample_slot.h"
 #include "agent/status.h"
 #include "agent/thread_registry.h"
+#include "agent/writer_pacing.h"
 #include "format/writer.h"
 
 namespace stackscope::agent {
@@ -61,13 +62,14 @@ struct WriterInputs {
   LockOwners* lock_owners;  // with locks: finds the owners of long waits at each drain
   ClassHistogram* histogram;        // null without histo=
   ThreadParents* thread_parents;    // which thread started which (always)
+  WriterWake* wake;                 // how the producers above end the writer's long sleeps
   int64_t start_ns;  // monotonic time 0
   const std::string* file_path;  // the file `writer` opened: the first of a rotation
 };
 
 class WriterThread {
  public:
-  explicit WriterThread(const WriterInputs& in) : in_(in), methods_(in.jvmti, *in.writer), carrier_frames_(in.jvmti) {}
+  explicit WriterThread(const WriterInputs& in);
 
   bool start(JNIEnv* jni);
   bool isWriterThread(JNIEnv* jni, jthread thread) const { return thread_.is(jni, thread); }
@@ -113,6 +115,9 @@ class WriterThread {
   // One round of draining and writing; `last` finishes the file. io_mutex_ held.
   void cycle(JNIEnv* jni, bool last);
   void drainMeta();
+  // A buffer this drain found `count` full of its `capacity`, of events `with_stacks` or
+  // not: for the next sleep (writer_pacing.h).
+  void noteDrained(size_t count, size_t capacity, bool with_stacks);
   void drainRing(JNIEnv* jni);
   void writeStack(JNIEnv* jni, const SampleSlot& slot);
   format::Frame frameOf(JNIEnv* jni, const RawFrame& raw);
@@ -163,6 +168,10 @@ class WriterThread {
   int64_t next_status_ns_ = 0;  // monotonic
   int64_t next_flush_ns_ = 0;   // monotonic
   int64_t next_scan_ns_ = 0;    // monotonic: the next look for native threads
+  WriterPacing pacing_;
+  int64_t last_cycle_ns_ = 0;  // monotonic
+  double fullest_ = 0;           // of this cycle's buffers, as noteDrained saw them
+  bool stacks_drained_ = false;  // this cycle drained an event with a stack
   std::optional<Rotation> rotation_;  // set by start()
   uint64_t samples_before_ = 0;       // in the files before the current one
   uint64_t lost_reported_[format::kLostReasonMax + 1] = {};

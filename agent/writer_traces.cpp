@@ -10,14 +10,18 @@ namespace stackscope::agent {
 
 void WriterThread::drainTraces(JNIEnv* jni, bool last) {
   if (GcTrace* gc = in_.gc_trace) {
+    size_t drained = 0;
     gc->drain([&](const GcCollection& c) {
+      ++drained;
       const std::string collector = gc->collectorNames(c.collectors);
       in_.writer->writeGc({c.start_ns, c.end_ns - c.start_ns, collector.empty() ? 0 : in_.writer->internString(collector),
                            c.cause[0] ? in_.writer->internString(c.cause) : 0});
     });
+    noteDrained(drained, GcTrace::kCapacity, false);
   }
   if (ExceptionTrace* exceptions = in_.exceptions) {
     exceptions->takeAll(exception_batch_, exception_batch_frames_);
+    noteDrained(exception_batch_.size(), ExceptionTrace::kMaxQueued, true);
     for (const ThrownException& thrown : exception_batch_) {
       if (thrown.thread != 0) ensureThreadRecord(thrown.thread);
       uint32_t& top = exception_frames_[{thrown.class_name, thrown.uncaught}];
@@ -44,6 +48,7 @@ void WriterThread::drainTraces(JNIEnv* jni, bool last) {
   }
   if (ThreadParents* parents = in_.thread_parents) {
     parents->takeAll(thread_start_batch_);
+    noteDrained(thread_start_batch_.size(), ThreadParents::kMaxQueued, true);
     for (const ThreadStartNote& start : thread_start_batch_) {
       if (start.parent != 0) ensureThreadRecord(start.parent);
       in_.writer->writeThreadParent({start.time_ns, start.parent, traceStack(jni, 0, start.frames), start.child_java_id});
@@ -94,6 +99,7 @@ void WriterThread::drainTraces(JNIEnv* jni, bool last) {
 
 void WriterThread::drainAllocs(JNIEnv* jni) {
   in_.allocs->takeAll(alloc_batch_);
+  noteDrained(alloc_batch_.size(), AllocTrace::kMaxQueued, true);
   for (const SampledAllocation& sampled : alloc_batch_) {
     if (sampled.thread != 0) ensureThreadRecord(sampled.thread);
     const uint32_t stack = traceStack(jni, 0, sampled.frames);
@@ -102,7 +108,12 @@ void WriterThread::drainAllocs(JNIEnv* jni) {
                             sampled.size, in_.allocs->interval(), sampled.annotation, sampled.tag});
   }
   // After the allocations: a death drained now may be of an object queued a moment before.
-  in_.allocs->drainFreed([&](const FreedObject& freed) { in_.writer->writeObjectFree({freed.time_ns, freed.tag}); });
+  size_t freed_count = 0;
+  in_.allocs->drainFreed([&](const FreedObject& freed) {
+    ++freed_count;
+    in_.writer->writeObjectFree({freed.time_ns, freed.tag});
+  });
+  noteDrained(freed_count, AllocTrace::kFreedCapacity, false);
 }
 
 uint32_t WriterThread::traceStack(JNIEnv* jni, uint32_t top, std::span<const RawFrame> frames,
@@ -137,6 +148,7 @@ uint32_t WriterThread::internRawStack(JNIEnv* jni, uint32_t top, std::span<const
 
 void WriterThread::drainLocks(JNIEnv* jni) {
   in_.locks->takeAll(lock_batch_);
+  noteDrained(lock_batch_.size(), LockTrace::kMaxQueued, true);
   for (const LockWait& wait : lock_batch_) {
     if (wait.thread != 0) ensureThreadRecord(wait.thread);
     ensureAnnotation(wait.annotation);

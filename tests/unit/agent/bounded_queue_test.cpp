@@ -10,7 +10,7 @@ namespace {
 
 // What does not fit is counted, never queued, and a taken queue makes room again.
 TEST(BoundedQueue, CountsWhatDoesNotFitAndEmptiesOnTake) {
-  BoundedQueue<int> queue(3);
+  BoundedQueue<int> queue(3, nullptr);
   for (int i = 0; i < 5; ++i) queue.push(int{i});
   EXPECT_TRUE(queue.full());
   EXPECT_EQ(queue.dropped(), 2u);
@@ -27,7 +27,7 @@ TEST(BoundedQueue, CountsWhatDoesNotFitAndEmptiesOnTake) {
 
 // Producers on several threads and a consumer: every item is either taken or counted.
 TEST(BoundedQueue, EveryItemIsTakenOrCounted) {
-  BoundedQueue<int> queue(64);
+  BoundedQueue<int> queue(64, nullptr);
   constexpr int kThreads = 4, kEach = 10000;
   std::vector<std::thread> producers;
   for (int t = 0; t < kThreads; ++t)
@@ -55,7 +55,7 @@ TEST(BoundedQueue, FramesBeyondTheStoresBoundDropTheirItem) {
     FrameRange frames;
   };
   constexpr size_t kChunk = BoundedQueue<Item>::kMaxQueuedFrames / 4;
-  BoundedQueue<Item> queue(64);
+  BoundedQueue<Item> queue(64, nullptr);
   const std::vector<RawFrame> frames(kChunk, RawFrame{1, nullptr});
   for (int i = 0; i < 5; ++i) queue.push(Item{}, frames);
   EXPECT_EQ(queue.dropped(), 1u);
@@ -74,7 +74,7 @@ TEST(BoundedQueue, EachItemKeepsItsOwnFrames) {
     int producer = 0, index = 0;
     FrameRange frames;
   };
-  BoundedQueue<Item> queue(64);
+  BoundedQueue<Item> queue(64, nullptr);
   constexpr int kThreads = 4, kEach = 5000;
   const auto method = [](int producer) { return reinterpret_cast<const void*>(uintptr_t(producer) + 1); };
   std::vector<std::thread> producers;
@@ -114,7 +114,7 @@ TEST(BoundedQueue, AFrameStoreGrownByABurstIsGivenBack) {
   struct Item {
     FrameRange frames;
   };
-  BoundedQueue<Item> queue(8);
+  BoundedQueue<Item> queue(8, nullptr);
   const std::vector<RawFrame> burst(BoundedQueue<Item>::kMaxKeptFrames + 1, RawFrame{1, nullptr});
   queue.push(Item{}, burst);
   std::vector<Item> batch;

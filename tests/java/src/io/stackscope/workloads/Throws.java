@@ -6,7 +6,8 @@ package io.stackscope.workloads;
  * IllegalArgumentExceptions from throwArgument, caught two frames up; and args[1] (default 3)
  * UnsupportedOperationExceptions from throwUncaught, each ending a thread of its own (no Java
  * frame catches them). Nothing else in the program throws once it is running, so the counts
- * by class and throw site are exact.
+ * by class and throw site are exact. args[2] (default 0): milliseconds to sleep first, so
+ * that the burst comes after a quiet spell.
  *
  * Ground truth printed: "truth state N", "truth argument N", "truth uncaught N".
  */
@@ -34,6 +35,7 @@ public final class Throws {
     public static void main(String[] args) throws InterruptedException {
         int caught = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
         int uncaught = args.length > 1 ? Integer.parseInt(args[1]) : 3;
+        Thread.sleep(args.length > 2 ? Long.parseLong(args[2]) : 0);
         int states = 0;
         int arguments = 0;
         for (int i = 0; i < caught; ++i) {
