@@ -113,8 +113,8 @@ jclass rebinderClass(JNIEnv* jni) {
   return rebinder;
 }
 
-// The JDK's exported Java_java_lang_Throwable_fillInStackTrace, in libjava.so (loaded by the
-// JVM without RTLD_GLOBAL, so looked up in its own handle).
+}  // namespace
+
 void* fillInStackTraceFunction() {
   void* libjava = dlopen("libjava.so", RTLD_LAZY | RTLD_NOLOAD);
   if (!libjava) return nullptr;
@@ -122,8 +122,6 @@ void* fillInStackTraceFunction() {
   dlclose(libjava);
   return function;
 }
-
-}  // namespace
 
 void wrapBoundNatives(JNIEnv* jni, const WrappedNatives& wanted) {
   void* start_thread = lookupJvmSymbol("JVM_StartThread");

@@ -24,4 +24,8 @@ namespace stackscope::agent {
 // (park_hook.h, throwable_hook.h).
 void wrapBoundNatives(JNIEnv* jni, const WrappedNatives& wanted);
 
+// The JDK's exported Java_java_lang_Throwable_fillInStackTrace, in libjava.so (loaded by the
+// JVM without RTLD_GLOBAL, so looked up in its own handle); null before libjava is loaded.
+void* fillInStackTraceFunction();
+
 }  // namespace stackscope::agent

@@ -1,12 +1,13 @@
 #include "agent/native_bind.h"
 
-#include <dlfcn.h>
-
+#include <atomic>
 #include <cstring>
 
+#include "agent/bound_natives.h"
 #include "agent/park_hook.h"
 #include "agent/thread_parents.h"
 #include "agent/throwable_hook.h"
+#include "agent/vm_structs.h"
 #include "native/unwind_modules.h"
 
 namespace stackscope::agent {
@@ -38,12 +39,24 @@ bool isMethod(jvmtiEnv* jvmti, jmethodID method, const char* class_signature, co
          holder_signature.is(class_signature);
 }
 
-// Whether `address` is the exported function `symbol` (a JDK native found by its JNI name).
-// Needs no JVMTI call, so it works in any phase.
-bool isFunction(void* address, const char* symbol) {
-  Dl_info info{};
-  return dladdr(address, &info) != 0 && info.dli_saddr == address && info.dli_sname &&
-         std::strcmp(info.dli_sname, symbol) == 0;
+// The exported JDK natives wrapped by address, each found once by its name (dlsym is a hash
+// look-up: a dladdr for every native bound scanned libjvm's symbols, 0.6 ms of a JVM's start).
+// No JVMTI call, so it works in any phase; null until its library is loaded.
+void* cachedFunction(std::atomic<void*>& cache, void* (*find)()) {
+  void* function = cache.load(std::memory_order_acquire);
+  if (!function) {
+    function = find();
+    cache.store(function, std::memory_order_release);
+  }
+  return function;
+}
+bool isStartThread(void* address) {
+  static std::atomic<void*> cache{nullptr};
+  return address == cachedFunction(cache, [] { return lookupJvmSymbol("JVM_StartThread"); });
+}
+bool isFillInStackTrace(void* address) {
+  static std::atomic<void*> cache{nullptr};
+  return address == cachedFunction(cache, fillInStackTraceFunction);
 }
 
 }  // namespace
@@ -57,9 +70,9 @@ void JNICALL onNativeMethodBind(jvmtiEnv* jvmti, JNIEnv*, jthread, jmethodID met
     return;  // bound again to what we gave
   if (g_wanted.park && isMethod(jvmti, method, "Ljdk/internal/misc/Unsafe;", "park", "(ZJ)V")) {
     *new_address = wrapPark(address);
-  } else if (g_wanted.fill_in_stack_trace && isFunction(address, "Java_java_lang_Throwable_fillInStackTrace")) {
+  } else if (g_wanted.fill_in_stack_trace && isFillInStackTrace(address)) {
     *new_address = wrapFillInStackTrace(address);
-  } else if (g_wanted.thread_start && isFunction(address, "JVM_StartThread")) {
+  } else if (g_wanted.thread_start && isStartThread(address)) {
     *new_address = wrapThreadStart(address);
   }
 }

@@ -275,7 +275,10 @@ Session* createSession(const Options& asked, const std::string& text, bool start
     delete session;
     return nullptr;
   }
-  session->non_safepoint_debug = turnOnNonSafepointDebug();
+  // Only samples can land between safepoints: the traces' stacks are taken at calls. A session
+  // that samples nothing leaves compiled code as it is (a later sampling session turns it on).
+  session->non_safepoint_debug =
+      options.mode == SampleMode::None ? format::NonSafepointDebug::NotRecorded : turnOnNonSafepointDebug();
   const NativeThreads* by_tid = session->findsThreadsByTid() ? &session->native_threads : nullptr;
   initJavaApi({&session->meta, &session->annotations, &session->registry, session->start_ns,
                options.mode == SampleMode::Cpu, by_tid});

@@ -72,7 +72,9 @@ void JNICALL onClassPrepare(jvmtiEnv* jvmti, JNIEnv* jni, jthread, jclass klass)
 
 // Deliberately empty: with this event enabled HotSpot is asked for debug information at
 // non-safepoint locations of compiled code. Not every compiler honours the request, which is
-// why turnOnNonSafepointDebug also sets the flag.
+// why turnOnNonSafepointDebug also sets the flag. Sampling sessions only: HotSpot's service
+// thread decodes every compiled method's scopes to post it (about 2.4 ms of a short JDK 25
+// run), and the traces' stacks, taken at calls, do not need it.
 void JNICALL onCompiledMethodLoad(jvmtiEnv*, jmethodID, jint, const void*, jint, const jvmtiAddrLocationMap*,
                                   const void*) {}
 
@@ -143,7 +145,7 @@ void JNICALL onMonitorWaited(jvmtiEnv*, JNIEnv* jni, jthread thread, jobject mon
 constexpr jvmtiEvent kAlwaysEvents[] = {JVMTI_EVENT_VM_INIT,       JVMTI_EVENT_VM_DEATH,
                                         JVMTI_EVENT_THREAD_START,  JVMTI_EVENT_THREAD_END,
                                         JVMTI_EVENT_CLASS_LOAD,    JVMTI_EVENT_CLASS_PREPARE,
-                                        JVMTI_EVENT_COMPILED_METHOD_LOAD, JVMTI_EVENT_DYNAMIC_CODE_GENERATED,
+                                        JVMTI_EVENT_DYNAMIC_CODE_GENERATED,
                                         JVMTI_EVENT_GARBAGE_COLLECTION_START,
                                         JVMTI_EVENT_GARBAGE_COLLECTION_FINISH};
 constexpr jvmtiEvent kLockEvents[] = {JVMTI_EVENT_MONITOR_CONTENDED_ENTER, JVMTI_EVENT_MONITOR_CONTENDED_ENTERED,
@@ -189,6 +191,8 @@ jvmtiError enableSessionEvents(jvmtiEnv* jvmti, const Options& options) {
   for (jvmtiEvent event : kAlwaysEvents) {
     if (error == JVMTI_ERROR_NONE) error = jvmti->SetEventNotificationMode(JVMTI_ENABLE, event, nullptr);
   }
+  if (error == JVMTI_ERROR_NONE && options.mode != SampleMode::None)
+    error = jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_COMPILED_METHOD_LOAD, nullptr);
   if (error == JVMTI_ERROR_NONE && allocs) error = jvmti->SetHeapSamplingInterval(static_cast<jint>(options.alloc_interval));
   if (error == JVMTI_ERROR_NONE && wraps_natives)
     error = jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_NATIVE_METHOD_BIND, nullptr);
@@ -224,8 +228,8 @@ void disableSessionEvents(jvmtiEnv* jvmti) {
   // then no callback at all: a late event finds nothing to call.
   for (jvmtiEvent event : kAlwaysEvents) jvmti->SetEventNotificationMode(JVMTI_DISABLE, event, nullptr);
   for (jvmtiEvent event : kLockEvents) jvmti->SetEventNotificationMode(JVMTI_DISABLE, event, nullptr);
-  for (jvmtiEvent event : {JVMTI_EVENT_EXCEPTION, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, JVMTI_EVENT_OBJECT_FREE,
-                           JVMTI_EVENT_NATIVE_METHOD_BIND})
+  for (jvmtiEvent event : {JVMTI_EVENT_COMPILED_METHOD_LOAD, JVMTI_EVENT_EXCEPTION, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC,
+                           JVMTI_EVENT_OBJECT_FREE, JVMTI_EVENT_NATIVE_METHOD_BIND})
     jvmti->SetEventNotificationMode(JVMTI_DISABLE, event, nullptr);
   const jvmtiEventCallbacks none{};
   jvmti->SetEventCallbacks(&none, sizeof(none));
