@@ -48,7 +48,7 @@ class WriterPacing {
       period_ns_ = longer;
     } else {
       const double fitting = static_cast<double>(std::max<int64_t>(elapsed_ns, 0)) * kTargetFill / fullest;
-      period_ns_ = std::clamp(static_cast<int64_t>(std::min(fitting, 4e18)), kShortestNs, std::max(longer, kShortestNs));
+      period_ns_ = std::clamp(static_cast<int64_t>(std::min(fitting, 4e18)), kShortestNs, longer);
     }
     return period_ns_;
   }
