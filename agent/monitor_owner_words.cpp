@@ -99,8 +99,11 @@ bool MonitorOwnerWords::holdsOnLockStack(uintptr_t object, const ThreadSlot& slo
 }
 
 bool MonitorOwnerWords::names(uint64_t word, const ThreadSlot& slot) const {
-  if (word == 0 || slot.foreign || !slot.env) return false;
+  if (word == 0) return false;
+  // A thread id needs only the slot's Java id: a thread that ran before an attach (foreign,
+  // its JNIEnv unknown) is named too.
   if (owner_is_thread_id_) return slot.java_id != 0 && static_cast<uint64_t>(slot.java_id) == word;
+  if (slot.foreign || !slot.env) return false;
   if (word == javaThreadOf(slot.env)) return true;
   // A lock record in the owner's stack (the lock was inflated while held there).
   return slot.stack_ready.load(std::memory_order_acquire) && slot.stack.low < slot.stack.base &&
