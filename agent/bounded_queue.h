@@ -86,7 +86,6 @@ class BoundedQueue {
   }
 
   uint64_t dropped() const { return dropped_.load(std::memory_order_relaxed); }
-  size_t capacity() const { return capacity_; }
 
  private:
   // Queues `item` after `fill(item)`, both under the lock, unless the queue or the frame
