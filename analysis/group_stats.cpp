@@ -30,20 +30,25 @@ std::string ageName(size_t group) {
   return from + "-" + formatDuration(kAgeBounds[group]);
 }
 
-// Owners are keyed by their index in a table of the (thread, stack) pairs met, made as they come.
+// Owners are keyed by their index in a table of the threads met, made as they come; the
+// owner's stacks a look took are counted per key apart, few as they are.
 class OwnerKeys {
  public:
   size_t keyOf(LockOwner owner) {
     if (owner.thread == 0) return 0;
-    const auto [it, added] = index_.try_emplace({owner.thread, owner.stack}, owners_.size());
-    if (added) owners_.push_back(owner);
+    const auto [it, added] = index_.try_emplace(owner.thread, threads_.size());
+    if (added) threads_.push_back(owner.thread);
+    if (owner.stack != 0) ++looked_[{it->second, owner.stack}];
     return it->second;
   }
-  LockOwner operator[](size_t key) const { return owners_[key]; }
+  uint32_t thread(size_t key) const { return threads_[key]; }
+  // (key, owner's stack) -> events
+  const std::map<std::pair<size_t, uint32_t>, uint64_t>& looked() const { return looked_; }
 
  private:
-  std::map<std::pair<uint32_t, uint32_t>, size_t> index_;
-  std::vector<LockOwner> owners_{LockOwner{}};  // key 0: unknown
+  std::map<uint32_t, size_t> index_;
+  std::vector<uint32_t> threads_{0};  // key 0: unknown
+  std::map<std::pair<size_t, uint32_t>, uint64_t> looked_;
 };
 
 // Where the owner held the lock: the innermost frame of its stack in the program's own code,
@@ -105,14 +110,26 @@ std::pair<bool, std::string> groupOf(const Recording& recording, GroupBy by, siz
   if (byLabel(by)) return key == 0 ? value("") : std::pair<bool, std::string>{false, recording.string(static_cast<uint32_t>(key))};
   if (by == GroupBy::Owner) {
     if (key == 0) return value("");
-    const LockOwner owner = owners[key];
-    const std::string method = ownerMethod(recording, owner.stack);
-    return {false, threadName(recording, owner.thread) + (method.empty() ? "" : " in " + method)};
+    return {false, threadName(recording, owners.thread(key))};
   }
   if (key == 0 || key >= recording.annotations.size()) return {true, kNoValue};
   const uint32_t id = recording.annotations[key][static_cast<size_t>(by) - static_cast<size_t>(GroupBy::User)];
   if (id == 0) return {true, kNoValue};
   return {false, recording.string(id)};
+}
+
+// Owners: where looks saw each group's owner, by method, most events first.
+void addHeldIn(const Recording& recording, const OwnerKeys& owners, std::map<std::pair<bool, std::string>, GroupStat>& groups) {
+  std::map<std::pair<bool, std::string>, std::map<std::string, uint64_t>> methods;
+  for (const auto& [key_stack, events] : owners.looked()) {
+    const std::string method = ownerMethod(recording, key_stack.second);
+    if (!method.empty()) methods[groupOf(recording, GroupBy::Owner, key_stack.first, owners)][method] += events;
+  }
+  for (auto& [group, by_method] : methods) {
+    std::vector<HeldIn>& held_in = groups[group].held_in;
+    for (const auto& [method, events] : by_method) held_in.push_back({method, events});
+    std::stable_sort(held_in.begin(), held_in.end(), [](auto& a, auto& b) { return a.events > b.events; });
+  }
 }
 
 }  // namespace
@@ -121,12 +138,11 @@ GroupStats computeGroupStats(const Recording& recording, GroupBy by, const Event
   GroupStats stats;
   OwnerKeys owners;
   const std::vector<EventAggregate> keys = byKey(recording, by, scope, stats.totals, owners);
-  std::map<std::pair<bool, std::string>, EventAggregate> by_group;  // several annotations share one user, say
+  std::map<std::pair<bool, std::string>, GroupStat> by_group;  // several annotations share one user, say
   for (size_t key = 0; key < keys.size(); ++key)
     if (keys[key].events != 0) by_group[groupOf(recording, by, key, owners)].merge(keys[key]);
-  for (auto& [group, sum] : by_group) {
-    GroupStat stat;
-    static_cast<EventAggregate&>(stat) = sum;
+  if (by == GroupBy::Owner) addHeldIn(recording, owners, by_group);
+  for (auto& [group, stat] : by_group) {
     stat.name = group.second;
     stat.unset = group.first;
     stats.groups.push_back(std::move(stat));

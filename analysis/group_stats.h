@@ -2,9 +2,9 @@
 // one field of its thread's annotation (user, session, request, application, component), the
 // thrown class of an exception, one of its labels (a collection's collector or cause, the class
 // of the object it is about: event_kinds.h; a lock's), its age: how long before the end of the window it happened (for live objects, how long
-// ago they were allocated: the leak hunter's view), or a lock event's owner (the owner thread
-// and the owner's own method then). Unset values form their own group, named "(none)" and
-// marked unset.
+// ago they were allocated: the leak hunter's view), or a lock event's owner thread (with the
+// owner's own methods where a look took its stack). Unset values form their own group, named
+// "(none)" and marked unset.
 #pragma once
 
 #include <cstdint>
@@ -19,9 +19,17 @@ enum class GroupBy { State, User, Session, Request, Application, Component, Exce
 
 // A group's value (`value`, in the metric) and the rest of what its events add up to: how
 // many, the largest single value and when, the first and last time (EventAggregate).
+// Where an owner held the lock: its own method as a look saw it, and how many of the owner's
+// events had that look.
+struct HeldIn {
+  std::string method;
+  uint64_t events = 0;
+};
+
 struct GroupStat : EventAggregate {
   std::string name;  // the state, annotation value or label; kNoValue when unset
   bool unset = false;  // tells the unset group from a value that happens to read "(none)"
+  std::vector<HeldIn> held_in;  // owners only: most events first; empty where no look saw the owner
 };
 
 struct GroupStats {

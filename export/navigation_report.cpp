@@ -1,5 +1,7 @@
 #include "export/navigation_report.h"
 
+#include <algorithm>
+
 #include "analysis/names.h"
 #include "export/json_report.h"
 #include "export/table.h"
@@ -20,6 +22,16 @@ std::string joined(const std::vector<std::string>& values) {
   std::string out;
   for (const std::string& v : values) out += (out.empty() ? "" : ", ") + v;
   return out;
+}
+
+// "pkg.Cache.fill (12), pkg.Cache.drop (3)": at most three methods, then how many more.
+std::string heldInText(const std::vector<analysis::HeldIn>& held_in) {
+  constexpr size_t kShown = 3;
+  std::vector<std::string> parts;
+  for (size_t i = 0; i < std::min(held_in.size(), kShown); ++i)
+    parts.push_back(held_in[i].method + " (" + std::to_string(held_in[i].events) + ")");
+  if (held_in.size() > kShown) parts.push_back(std::to_string(held_in.size() - kShown) + " more");
+  return joined(parts);
 }
 
 }  // namespace
@@ -91,6 +103,9 @@ void writeGroupText(std::ostream& out, const analysis::Recording& rec, const ana
   std::string column = view.substr(0, view.size() - (view.ends_with("sses") ? 2 : 1));
   column[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(column[0])));
   table.addColumn(column, Align::Left);
+  // Owners: where looks saw them hold the lock (its method, the events a look saw there).
+  const bool held_in = std::any_of(stats.groups.begin(), stats.groups.end(), [](auto& g) { return !g.held_in.empty(); });
+  if (held_in) table.addColumn("Held in (events seen there)", Align::Left);
   const size_t shown = options.rows(stats.groups.size());
   for (size_t i = 0; i < shown; ++i) {
     const analysis::GroupStat& g = stats.groups[i];
@@ -100,6 +115,7 @@ void writeGroupText(std::ostream& out, const analysis::Recording& rec, const ana
       row.push_back(metricText(g.max, options));
     }
     row.push_back(g.name);
+    if (held_in) row.push_back(heldInText(g.held_in));
     table.addRow(row);
   }
   table.write(out);
@@ -118,6 +134,11 @@ Json groupJson(const analysis::Recording& rec, const analysis::GroupStats& stats
       item["events"] = g.events;
       item["max"] = g.max;
       item["max_at_ns"] = g.max_at_ns;
+    }
+    if (view == "owners") {
+      Json held_in = Json::array();
+      for (const analysis::HeldIn& h : g.held_in) held_in.push_back({{"method", h.method}, {"events", h.events}});
+      item["held_in"] = std::move(held_in);
     }
     groups.push_back(std::move(item));
   }

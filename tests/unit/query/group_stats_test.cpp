@@ -97,8 +97,9 @@ TEST(GroupStats, GroupsKeepTheirLargestValueAndTimes) {
   EXPECT_EQ(users.groups[1].max_at_ns, 40);
 }
 
-// Lock events group by their lock class (total, events, longest) and by owner, named with
-// the owner's thread and its innermost method outside the JDK; --where lock= reads the class.
+// Lock events group by their lock class (total, events, longest) and by owner thread, with
+// the owner's innermost method outside the JDK where a look took its stack; --where lock=
+// reads the class.
 TEST(GroupStats, LockEventsGroupByClassAndOwner) {
   Recording r;
   r.strings = {"", "pkg.Cache", "java.lang.Thread", "sleep", "pkg.Cache", "fill", "pkg.Queue"};
@@ -116,7 +117,7 @@ TEST(GroupStats, LockEventsGroupByClassAndOwner) {
               {3, 1, 1, format::ThreadState::Blocked, 1, 0, EventKind::Wait}};
   r.amounts[0] = {5'000'000, 3'000'000, 1'000'000, 9'000'000};
   r.labels[static_cast<size_t>(Label::ObjectClass)] = {1, 1, 6, 6};
-  r.lock_owners = {{2, 2}, {2, 2}, {}, {}};
+  r.lock_owners = {{2, 2}, {2, 0}, {}, {}};  // the second wait had no look
   const EventScope locks{EventKind::Lock, findMetric(EventKind::Lock, "time"), {}};
 
   const GroupStats classes = computeGroupStats(r, GroupBy::Class, locks);
@@ -130,8 +131,11 @@ TEST(GroupStats, LockEventsGroupByClassAndOwner) {
 
   const GroupStats owners = computeGroupStats(r, GroupBy::Owner, locks);
   ASSERT_EQ(owners.groups.size(), 2u);
-  EXPECT_EQ(owners.groups[0].name, "holder in pkg.Cache.fill");
+  EXPECT_EQ(owners.groups[0].name, "holder");
   EXPECT_EQ(owners.groups[0].events, 2u);
+  ASSERT_EQ(owners.groups[0].held_in.size(), 1u);
+  EXPECT_EQ(owners.groups[0].held_in[0].method, "pkg.Cache.fill");
+  EXPECT_EQ(owners.groups[0].held_in[0].events, 1u);
   EXPECT_TRUE(owners.groups[1].unset);
   EXPECT_EQ(owners.groups[1].value, 1'000'000u);
 
