@@ -35,9 +35,10 @@ class JavaThreadTids {
   // The thread's stack as the VM holds it, zeros when it cannot be read. Unchecked: the
   // caller keeps it only where it lies in one mapping of the process.
   StackBounds stackOf(JNIEnv* jni, jthread thread) const;
+  // The thread's JavaThread* (its `eetop`), 0 when not started, exited, or not bound.
+  uintptr_t javaThreadOf(JNIEnv* jni, jthread thread) const;
 
  private:
-  uintptr_t javaThreadOf(JNIEnv* jni, jthread thread) const;
 
   jfieldID eetop_ = nullptr;
   int64_t os_thread_offset_ = -1;  // in JavaThread

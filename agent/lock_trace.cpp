@@ -48,10 +48,13 @@ uint32_t LockTrace::ownerNow(JNIEnv* jni, const ThreadSlot& self) {
   // Named now, while the owner holds the monitor and so lives: a JavaThread* or a stack
   // address named later could be a thread's started since the owner ended.
   uint32_t owner = 0;
-  registry_.forEachLocked([&](ThreadSlot& other) {
+  const auto consider = [&](const ThreadSlot& other) {
     if (owner != 0 || &other == &self) return;
     if (object ? words->holdsOnLockStack(object, other) : words->names(word, other)) owner = other.id;
-  });
+  };
+  registry_.forEachLocked(consider);
+  // One lock at a time (thread_registry.h's lock order).
+  if (owner == 0 && by_tid_) by_tid_->forEachLocked([&](const ThreadSlot& other, bool adopted) { if (adopted) consider(other); });
   return owner;
 }
 

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "agent/bounded_queue.h"
+#include "agent/native_threads.h"
 #include "agent/object_class.h"
 #include "agent/own_stacks.h"
 #include "agent/sample_slot.h"
@@ -59,10 +60,12 @@ class LockTrace {
   static constexpr size_t kMaxQueued = 1 << 16;
 
   // `wake`: the writer's, woken by the queue (BoundedQueue) and by a wait that may want an
-  // owner look (writer_pacing.h).
-  LockTrace(jvmtiEnv* jvmti, ThreadRegistry& registry, int64_t start_ns, int64_t threshold_ns, WriterWake* wake)
-      : jvmti_(jvmti), registry_(registry), start_ns_(start_ns), threshold_ns_(threshold_ns), class_names_(jvmti),
-        wake_(wake), queue_(kMaxQueued, wake) {}
+  // owner look (writer_pacing.h). `by_tid`: the table of threads found by tid, where an attach
+  // in cpu mode adopts the threads already running (native_threads.h); null when none.
+  LockTrace(jvmtiEnv* jvmti, ThreadRegistry& registry, NativeThreads* by_tid, int64_t start_ns, int64_t threshold_ns,
+            WriterWake* wake)
+      : jvmti_(jvmti), registry_(registry), by_tid_(by_tid), start_ns_(start_ns), threshold_ns_(threshold_ns),
+        class_names_(jvmti), wake_(wake), queue_(kMaxQueued, wake) {}
 
   // At VMInit, before the park wrapper reports to it: the classes and fields the trace reads
   // (java.lang.Thread.parkBlocker, AbstractOwnableSynchronizer). False when this JVM lacks
@@ -111,7 +114,8 @@ class LockTrace {
   uint32_t ownerNow(JNIEnv* jni, const ThreadSlot& self);
 
   jvmtiEnv* const jvmti_;
-  ThreadRegistry& registry_;  // for a monitor's anonymous owner (monitor_owner_words.h)
+  ThreadRegistry& registry_;  // for a monitor's owner (monitor_owner_words.h)
+  NativeThreads* const by_tid_;  // the same, among the threads adopted at an attach
   const int64_t start_ns_;
   const int64_t threshold_ns_;
   ObjectClassNames class_names_;

@@ -86,9 +86,13 @@ uintptr_t MonitorOwnerWords::anonymousOwnersObject(JNIEnv* jni, uint64_t word) c
   return load<uintptr_t>(handle);
 }
 
+uintptr_t MonitorOwnerWords::javaThreadOf(const ThreadSlot& slot) const {
+  return slot.foreign || !slot.env ? slot.java_thread : javaThreadOf(slot.env);
+}
+
 bool MonitorOwnerWords::holdsOnLockStack(uintptr_t object, const ThreadSlot& slot) const {
-  if (object == 0 || lock_stack_ < 0 || slot.foreign || !slot.env) return false;
-  const uintptr_t thread = javaThreadOf(slot.env);
+  const uintptr_t thread = javaThreadOf(slot);
+  if (object == 0 || lock_stack_ < 0 || thread == 0) return false;
   const auto first = static_cast<uint32_t>(lock_stack_ + kLockStackBase);
   const auto end = static_cast<uint32_t>(lock_stack_ + static_cast<int64_t>(kLockStackSize));
   // Read without the owner's consent: a stale top or entry can only miss it or find it gone.
@@ -103,8 +107,9 @@ bool MonitorOwnerWords::names(uint64_t word, const ThreadSlot& slot) const {
   // A thread id needs only the slot's Java id: a thread that ran before an attach (foreign,
   // its JNIEnv unknown) is named too.
   if (owner_is_thread_id_) return slot.java_id != 0 && static_cast<uint64_t>(slot.java_id) == word;
-  if (slot.foreign || !slot.env) return false;
-  if (word == javaThreadOf(slot.env)) return true;
+  const uintptr_t thread = javaThreadOf(slot);
+  if (thread == 0) return false;
+  if (word == thread) return true;
   // A lock record in the owner's stack (the lock was inflated while held there).
   return slot.stack_ready.load(std::memory_order_acquire) && slot.stack.low < slot.stack.base &&
          word >= slot.stack.low && word < slot.stack.base;

@@ -61,6 +61,8 @@ class MonitorOwnerWords {
 
  private:
   uintptr_t javaThreadOf(JNIEnv* env) const;
+  // The slot's JavaThread*: by its JNIEnv, or as read at an attach (ThreadSlot::java_thread).
+  uintptr_t javaThreadOf(const ThreadSlot& slot) const;
   // The ObjectMonitor the JavaThread at `thread` waits to enter, 0 = none.
   uintptr_t pendingMonitor(uintptr_t thread) const;
 

@@ -2,9 +2,10 @@
 // signal handler finds through a thread-local pointer.
 //
 // Foreign slots stand for threads that were running before VMInit (Reference Handler,
-// Finalizer, Signal Dispatcher...): no ThreadStart reaches the agent for them, so no agent
-// code ever runs on them. They have no tid, no JNIEnv and no thread-local slot, cannot be
-// signalled, and are sampled from the wall sampler thread through JVMTI (wall mode only).
+// Finalizer, Signal Dispatcher...) or an attach: no ThreadStart reaches the agent for them, so
+// no agent code ever runs on them. They have no JNIEnv and no thread-local slot, a tid and a
+// stack only where the VM told them, cannot be signalled, and are sampled from the wall
+// sampler thread through JVMTI (wall mode only).
 //
 // Lock order: ThreadRegistry::mutex_ is taken by JVMTI callbacks and the wall sampler, never
 // by a signal handler; nothing else is locked while holding it except the meta-event queue.
@@ -42,7 +43,11 @@ struct ThreadSlot {
   // until then `stack` must not be read, and its samples leave their sp here for the scan.
   std::atomic<bool> stack_ready{true};
   std::atomic<uintptr_t> native_sp{0};
-  bool foreign = false;  // see the top of this file: env, tid and stack are unknown
+  bool foreign = false;  // see the top of this file: env is unknown, tid and stack may be
+  // A thread that ran before an attach (foreign, or adopted in cpu mode): its JavaThread*, read
+  // from its java.lang.Thread then (java_thread_tids.h), which names it as a monitor's owner
+  // without its JNIEnv (monitor_owner_words.h); 0 for the others and where it could not be read.
+  uintptr_t java_thread = 0;
   // Mixed mode: the thread's active JNI handle block when its stack was last seen with one
   // Java region (entry_frames.h), 0 = not seen. Its own signal handler's only.
   uintptr_t single_region_handles = 0;

@@ -256,7 +256,7 @@ void ThreadTracker::onStart(JNIEnv* jni, jthread thread) {
 }
 
 void ThreadTracker::forEachRunning(JNIEnv* jni, bool (*is_agent_thread)(JNIEnv* jni, jthread thread), bool with_stacks,
-                                   const std::function<void(jthread, pid_t, StackBounds)>& fn) {
+                                   const std::function<void(const Running&)>& fn) {
   jint count = 0;
   jthread* threads = nullptr;
   if (jvmti_->GetAllThreads(&count, &threads) != JVMTI_ERROR_NONE) return;
@@ -272,7 +272,8 @@ void ThreadTracker::forEachRunning(JNIEnv* jni, bool (*is_agent_thread)(JNIEnv* 
     if (tid == 0) tid = tidByOsName(os_names, i, tasks);
     if (tid == 0 && os_names[i] == "main") tid = mainThreadTid(tasks);
     const StackBounds stack = with_stacks && by_vm && tid != 0 ? checkedStack(tids.stackOf(jni, threads[i]), mappings) : StackBounds{};
-    if (!is_agent_thread(jni, threads[i])) fn(threads[i], tid, stack);
+    const uintptr_t java_thread = by_vm && tid != 0 ? tids.javaThreadOf(jni, threads[i]) : 0;
+    if (!is_agent_thread(jni, threads[i])) fn({threads[i], tid, stack, java_thread});
     jni->DeleteLocalRef(threads[i]);
   }
   jvmti_->Deallocate(reinterpret_cast<unsigned char*>(threads));
@@ -284,17 +285,20 @@ void ThreadTracker::registerRunning(JNIEnv* jni, bool (*is_agent_thread)(JNIEnv*
   // Traces alone (no sampling) need them too: their callbacks on a thread that ran before an
   // attach find it here (calling_thread.h), or record no wait and no thread.
   if (options_.mode == SampleMode::Cpu) return;
-  forEachRunning(jni, is_agent_thread, false, [&](jthread thread, pid_t tid, StackBounds) { registerForeign(jni, thread, tid); });
+  // Their stacks name them as monitors' owners (a lock record's address, before HotSpot 24).
+  const bool with_stacks = (options_.traces & kTraceLock) != 0;
+  forEachRunning(jni, is_agent_thread, with_stacks, [&](const Running& running) { registerForeign(jni, running); });
 }
 
 void ThreadTracker::adoptRunning(JNIEnv* jni, bool (*is_agent_thread)(JNIEnv* jni, jthread thread),
                                  NativeThreads& table) {
-  forEachRunning(jni, is_agent_thread, true, [&](jthread thread, pid_t tid, StackBounds stack) {
-    if (tid == 0) return;  // its OS thread not found by name: it cannot be given a timer
+  forEachRunning(jni, is_agent_thread, true, [&](const Running& running) {
+    if (running.tid == 0) return;  // its OS thread not found by name: it cannot be given a timer
     MetaEvent start;
-    ThreadSlot* slot = newSlot(jni, thread, tid, start);
-    slot->stack = stack;  // else the table finds it from a stack pointer (native_threads.h)
-    slot->metric_base = readThreadCounters(tid);
+    ThreadSlot* slot = newSlot(jni, running.thread, running.tid, start);
+    slot->stack = running.stack;  // else the table finds it from a stack pointer (native_threads.h)
+    slot->java_thread = running.java_thread;
+    slot->metric_base = readThreadCounters(running.tid);
     // The table has no JNI to release references with; its slots need none.
     if (slot->name_ref) jni->DeleteWeakGlobalRef(slot->name_ref);
     jni->DeleteGlobalRef(slot->thread_ref);
@@ -305,11 +309,13 @@ void ThreadTracker::adoptRunning(JNIEnv* jni, bool (*is_agent_thread)(JNIEnv* jn
   });
 }
 
-void ThreadTracker::registerForeign(JNIEnv* jni, jthread thread, pid_t tid) {
+void ThreadTracker::registerForeign(JNIEnv* jni, const Running& running) {
   MetaEvent start;
-  ThreadSlot* slot = newSlot(jni, thread, tid, start);
+  ThreadSlot* slot = newSlot(jni, running.thread, running.tid, start);
   slot->foreign = true;
-  slot->metric_base = readThreadCounters(tid);
+  slot->stack = running.stack;  // read by no sampler: foreign threads are sampled through JVMTI
+  slot->java_thread = running.java_thread;
+  slot->metric_base = readThreadCounters(running.tid);
   // Present: main, or a thread whose own ThreadStart came first.
   if (registry_.addForeign(slot, jni, std::move(start)) != ThreadRegistry::AddResult::Added) release(jni, slot);
 }

@@ -83,12 +83,18 @@ class ThreadTracker {
   int64_t javaId(JNIEnv* jni, jthread thread);
   // A new slot for `thread`, and in `start` its ThreadStart event with its record.
   ThreadSlot* newSlot(JNIEnv* jni, jthread thread, pid_t tid, MetaEvent& start);
-  void registerForeign(JNIEnv* jni, jthread thread, pid_t tid);
-  // fn(thread, tid, stack) for every live thread but the agent's; tid 0 when not found by
-  // name, stack zeros when not asked for (`with_stacks`) or the VM's account of it cannot be
-  // read or checked.
+  // A live thread as the VM tells it: tid 0 when not found by name, stack zeros when not asked
+  // for or the VM's account of it cannot be read or checked, java_thread 0 when not read.
+  struct Running {
+    jthread thread;
+    pid_t tid;
+    StackBounds stack;
+    uintptr_t java_thread;
+  };
+  void registerForeign(JNIEnv* jni, const Running& running);
+  // fn for every live thread but the agent's; stacks only `with_stacks`.
   void forEachRunning(JNIEnv* jni, bool (*is_agent_thread)(JNIEnv* jni, jthread thread), bool with_stacks,
-                      const std::function<void(jthread, pid_t, StackBounds)>& fn);
+                      const std::function<void(const Running&)>& fn);
   void release(JNIEnv* jni, ThreadSlot* slot);
   // The id of the thread that ran on this OS thread before (0 if none) and forgets it.
   uint32_t earlierIdOnOsThread(pid_t tid, uint64_t os_start);

@@ -198,8 +198,8 @@ TEST_F(Attach, AFilterReachesThreadsRunningBeforeTheAttach) {
 // the thread by its id (agent/calling_thread.h), with the traces alone (threads registered as
 // foreign) and beside cpu sampling (threads adopted). Before, the lock trace recorded no wait
 // of such a thread and its sampled allocations had no thread. Truth by construction
-// (AttachedWaits): every wait is the waiter's, in enter(), on the Gate, at least the 20 ms hold;
-// every allocation is the waiter's, in allocate().
+// (AttachedWaits): every wait is the waiter's, in enter(), on the Gate, at least the 20 ms hold,
+// the holder's lock; every allocation is the waiter's, in allocate().
 TEST_F(Attach, TracesSeeTheThreadsThatRanBeforeTheAttach) {
   for (const std::string events : {"lock,alloc", "cpu,lock,alloc"}) {
     SCOPED_TRACE(events);
@@ -212,17 +212,14 @@ TEST_F(Attach, TracesSeeTheThreadsThatRanBeforeTheAttach) {
     ASSERT_EQ(attached.exit_code, 0) << attached.err;
 
     const double waits = expectWaiterWaits(path, kWorkloads + "AttachedWaits$Gate", kWorkloads + "AttachedWaits.enter");
-    // JDK 24+: a monitor's owner word is a thread id, which names a thread that ran before the
-    // attach too (monitor_owner_words.h): every wait's owner is "holder". Not in cpu mode, whose
-    // attach adopts those threads outside the table owners are looked up in, nor on JDK 17,
-    // whose owner words (a JavaThread* or a stack address) need the thread's JNIEnv.
-    const std::string vm = query({"info", path}).at("recording").value("jvm", "");
-    if (events == "lock,alloc" && std::atoi(vm.substr(vm.rfind(' ') + 1).c_str()) >= 24) {
-      const json owners = report(path, {"--view", "locks[" + kWorkloads + "AttachedWaits$Gate]/owners", "--metric", "count", "--top", "0"});
-      const json* holder = find(owners, "owners", "value", "holder");
-      ASSERT_NE(holder, nullptr) << owners.dump(1);
-      EXPECT_EQ(holder->at("count").get<double>(), waits) << owners.dump(1);
-    }
+    // Every wait names its owner, "holder", a thread that ran before the attach: found by its
+    // Java id (HotSpot 24+'s owner word) or by its JavaThread* and stack as read at the attach
+    // (before 24), among the foreign slots or, in cpu mode, the adopted ones
+    // (monitor_owner_words.h). Before, only JDK 24+ without cpu named it (0 of 81-83 otherwise).
+    const json owners = report(path, {"--view", "locks[" + kWorkloads + "AttachedWaits$Gate]/owners", "--metric", "count", "--top", "0"});
+    const json* holder = find(owners, "owners", "value", "holder");
+    ASSERT_NE(holder, nullptr) << owners.dump(1);
+    EXPECT_EQ(holder->at("count").get<double>(), waits) << owners.dump(1);
 
     // Allocations: 4 MiB a round, sampled about every 512 KiB: every one the waiter's.
     const json allocators = report(path, {"--event", "alloc", "--view", "threads"});
