@@ -63,8 +63,9 @@ uint64_t MonitorOwnerWords::ownerWord(const ThreadSlot& waiter, int64_t start_ns
     return waiter.wait_start_ns.load(std::memory_order_acquire) == start_ns &&
            waiter.wait_source.load(std::memory_order_acquire) == static_cast<uint8_t>(WaitSource::MonitorEnter);
   };
-  if (waiter.foreign || !waiter.env || start_ns == 0 || !waits()) return 0;
-  const uintptr_t monitor = pendingMonitor(javaThreadOf(waiter.env));
+  const uintptr_t thread = javaThreadOf(waiter);
+  if (thread == 0 || start_ns == 0 || !waits()) return 0;
+  const uintptr_t monitor = pendingMonitor(thread);
   if (monitor == 0) return 0;
   const auto word = load<uint64_t>(monitor + static_cast<uintptr_t>(owner_));
   std::atomic_thread_fence(std::memory_order_acquire);

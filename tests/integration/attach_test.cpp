@@ -220,6 +220,14 @@ TEST_F(Attach, TracesSeeTheThreadsThatRanBeforeTheAttach) {
     const json* holder = find(owners, "owners", "value", "holder");
     ASSERT_NE(holder, nullptr) << owners.dump(1);
     EXPECT_EQ(holder->at("count").get<double>(), waits) << owners.dump(1);
+    // The owner's stack too, where a look saw the wait (its budget: about 60 of these 2 s of
+    // 20 ms waits; 58 of 87-88 measured): the waiter's monitor read from its JavaThread* as the
+    // owner's was. Not in cpu mode, whose adopted threads no look sees.
+    if (events == "lock,alloc") {
+      ASSERT_EQ(holder->at("held_in").size(), 1u) << owners.dump(1);
+      EXPECT_EQ(holder->at("held_in")[0].at("method"), kWorkloads + "AttachedWaits.hold") << owners.dump(1);
+      EXPECT_GE(holder->at("held_in")[0].at("events").get<double>(), 10) << owners.dump(1);
+    }
 
     // Allocations: 4 MiB a round, sampled about every 512 KiB: every one the waiter's.
     const json allocators = report(path, {"--event", "alloc", "--view", "threads"});
