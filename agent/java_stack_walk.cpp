@@ -11,6 +11,7 @@
 #include "agent/stack_capture.h"
 #include "agent/stub_unwind.h"
 #include "agent/stub_walk_cache.h"
+#include "native/native_stack_walk.h"
 
 namespace stackscope::agent {
 
@@ -219,14 +220,22 @@ bool walkOverPushedWords(const ThreadSlot& thread, ASGCT_CallTrace& trace, jint 
 }
 
 // A thread in Java whose pc is in native code (a leaf call from compiled code into the VM or
-// libc, stub_unwind.h): walked again from the compiled caller the frame-pointer chain leads to.
+// libc, stub_unwind.h): walked again from the compiled caller the native frames lead to, by
+// their CFI where mixed mode loaded it (libc's pthread_cond_signal, which releasing a contended
+// monitor calls, keeps no frame pointer on its way to the kernel), else by the frame-pointer chain.
 bool walkFromNativeLeaf(const ThreadSlot& thread, ASGCT_CallTrace& trace, jint depth, void* ucontext) {
   const CompiledCode* code = g_compiled_code.load(std::memory_order_acquire);
   const auto& context = *static_cast<const ucontext_t*>(ucontext);
   const WalkRegisters regs = registersOf(context);
   if (!code || code->contains(regs.pc) || !thread.stack_ready.load(std::memory_order_acquire)) return false;
-  WalkRegisters caller;
   const auto inJava = [code](uintptr_t pc) { return code->contains(pc); };
+  if (const native::UnwindModules* modules = native::loadedUnwindModules()) {
+    uintptr_t pcs[kMaxLeafFrames];
+    WalkRegisters caller;
+    native::walkNativeStack(regs, thread.stack, modules, readStackWord, inJava, pcs, kMaxLeafFrames, &caller);
+    if (caller.pc != 0 && walkFromLeafCall(caller, trace, depth, context)) return true;
+  }
+  WalkRegisters caller;
   return callerOfNativeLeaf(regs, thread.stack, readStackWord, inJava, caller) &&
          walkFromLeafCall(caller, trace, depth, context);
 }
@@ -281,9 +290,11 @@ bool walkFromRuntimeStub(ThreadSlot& thread, JNIEnv* env, ASGCT_CallTrace& trace
   }
   if (below.num_frames <= 0) return false;
   trace.num_frames = addStubFrame(reinterpret_cast<RawFrame*>(trace.frames), below.num_frames, depth, stub.pc);
-  // For when the thread blocks in the VM from these frames (stub_walk_cache.h).
-  if (state == VmThreadAnchor::State::InVm) {
-    rememberStubWalk(env, thread, reinterpret_cast<const RawFrame*>(trace.frames), trace.num_frames);
+  // For when the thread blocks in the VM from these frames (stub_walk_cache.h): walked from the
+  // anchor, in the VM or in the stub's call still in Java state.
+  if (!in_built_stub) {
+    rememberStubWalk(env, thread, reinterpret_cast<const RawFrame*>(trace.frames), trace.num_frames,
+                     state == VmThreadAnchor::State::InJava);
   }
   return true;
 }

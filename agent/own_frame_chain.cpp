@@ -65,7 +65,7 @@ void setInterpretedFrames(const InterpretedFrames* frames, int64_t compile_id_of
   g_interpreted.store(frames, std::memory_order_release);
 }
 
-bool readOwnFrameChain(JNIEnv* jni, const ThreadSlot& slot, FrameChain& chain) {
+bool readOwnFrameChain(JNIEnv* jni, const ThreadSlot& slot, FrameChain& chain, bool in_runtime_call) {
   chain.size = 0;
 #if defined(__x86_64__)
   const InterpretedFrames* interpreted = g_interpreted.load(std::memory_order_acquire);
@@ -84,8 +84,10 @@ bool readOwnFrameChain(JNIEnv* jni, const ThreadSlot& slot, FrameChain& chain) {
   VmThreadAnchor::State state;
   // In native the anchor is complete and only this thread changes it (on its way back to Java);
   // in the VM (a signal handler's case: stub_walk_cache.h) it is the thread's own, and blocked
-  // there it is complete and read by others. In Java the frames change under the walk.
-  const bool anchored = anchor->lastJavaFrame(jni, here, stack, frame, state) && state != VmThreadAnchor::State::InJava;
+  // there it is complete and read by others. In Java the frames change under the walk, but in a
+  // runtime stub's call, which does not return while its own signal handler runs.
+  const bool anchored = anchor->lastJavaFrame(jni, here, stack, frame, state) &&
+                        (state != VmThreadAnchor::State::InJava || in_runtime_call);
   if (!anchored && !anchor->blockedJavaFrame(jni, here, stack, frame)) return false;
   const auto push = [&](uint64_t first, uint64_t second) {
     chain.words[chain.size++] = first;

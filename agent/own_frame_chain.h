@@ -74,6 +74,9 @@ void setInterpretedFrames(const InterpretedFrames* frames, int64_t compile_id_of
 
 // The calling thread's chain (`slot` its own), in a JVMTI callback, or in its signal handler
 // while it is in the VM or blocked there (stub_walk_cache.h); false when there is none.
-bool readOwnFrameChain(JNIEnv* jni, const ThreadSlot& slot, FrameChain& chain);
+// `in_runtime_call`: the signal handler's caller knows the thread, in Java state, is in a call
+// from a runtime stub that set its anchor (HotSpot 24+ spins for a monitor so, before entering
+// the VM): the anchor is taken then too.
+bool readOwnFrameChain(JNIEnv* jni, const ThreadSlot& slot, FrameChain& chain, bool in_runtime_call = false);
 
 }  // namespace stackscope::agent

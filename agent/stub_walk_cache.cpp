@@ -19,10 +19,10 @@ uint64_t hashOf(const FrameChain& chain) {
 
 }  // namespace
 
-void rememberStubWalk(JNIEnv* env, ThreadSlot& slot, const RawFrame* frames, int count) {
+void rememberStubWalk(JNIEnv* env, ThreadSlot& slot, const RawFrame* frames, int count, bool in_java) {
   StubWalkCache& cache = slot.stub_walk;
   FrameChain chain;
-  if (count <= 0 || count > StubWalkCache::kKeptFrames || !readOwnFrameChain(env, slot, chain)) return;
+  if (count <= 0 || count > StubWalkCache::kKeptFrames || !readOwnFrameChain(env, slot, chain, in_java)) return;
   std::copy(frames, frames + count, cache.frames);
   cache.count = count;
   cache.chain_hash = hashOf(chain);

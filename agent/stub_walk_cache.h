@@ -32,9 +32,10 @@ struct StubWalkCache {
   RawFrame frames[kKeptFrames];
 };
 
-// After a walk from a runtime stub of the calling thread, in the VM: keeps frames[0, count)
-// under the thread's chain. Async-signal-safe.
-void rememberStubWalk(JNIEnv* env, ThreadSlot& slot, const RawFrame* frames, int count);
+// After a walk from a runtime stub of the calling thread, in the VM or in the stub's call
+// still in Java state (`in_java`: HotSpot 24+ spins for a monitor there, before it enters the VM
+// and blocks): keeps frames[0, count) under the thread's chain. Async-signal-safe.
+void rememberStubWalk(JNIEnv* env, ThreadSlot& slot, const RawFrame* frames, int count, bool in_java);
 
 // For the calling thread (blocked in the VM): the frames kept under its chain, copied into out
 // (at most depth); 0 when it has no chain or another. Async-signal-safe.

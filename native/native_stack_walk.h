@@ -53,10 +53,12 @@ bool callerOfFrame(const WalkRegisters& frame, uintptr_t lookup_pc, uintptr_t in
 // neither the CFI nor the frame pointer gives a caller, at a zero return address, or when
 // stop(pc) is true for a return address (not written: the caller walks on from there by other
 // means, a Java frame say). Every step climbs the stack, so the walk cannot loop. Returns the
-// number written. `modules` null: frame pointers only.
+// number written. `modules` null: frame pointers only. `stopped`, when given: the registers of
+// the frame stop() ended the walk at (its pc that return address), zeros when it did not.
 template <typename Read, typename Stop>
 int walkNativeStack(const WalkRegisters& regs, const StackBounds& stack, const UnwindModules* modules, Read read,
-                    Stop stop, uintptr_t* out, int max) {
+                    Stop stop, uintptr_t* out, int max, WalkRegisters* stopped = nullptr) {
+  if (stopped) *stopped = {};
   if (max <= 0 || regs.pc == 0) return 0;
   int count = 0;
   out[count++] = regs.pc;
@@ -65,8 +67,11 @@ int walkNativeStack(const WalkRegisters& regs, const StackBounds& stack, const U
     // Above the interrupted frame, pc is a return address: one byte back is inside the call.
     const uintptr_t lookup_pc = count == 1 ? frame.pc : frame.pc - 1;
     WalkRegisters caller;
-    if (!callerOfFrame(frame, lookup_pc, regs.sp, stack, modules, read, caller)) break;
-    if (caller.pc == 0 || stop(caller.pc)) break;
+    if (!callerOfFrame(frame, lookup_pc, regs.sp, stack, modules, read, caller) || caller.pc == 0) break;
+    if (stop(caller.pc)) {
+      if (stopped) *stopped = caller;
+      break;
+    }
     out[count++] = caller.pc;
     frame = caller;
   }

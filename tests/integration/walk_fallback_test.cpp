@@ -60,9 +60,14 @@ TEST_F(WalkFallback, MegamorphicCalleesKeepTheirSamples) {
 // 0-2.2 % of the samples in runs on that VM, bounded at 4 %. locked's share of the threads'
 // samples within 5 points of its share of their CPU time as the workload measured it (under 2
 // points measured on a loaded machine, JDK 17 and 25).
-// JDK 24 and later block in ObjectMonitor::enter_internal instead, whose samples the cache does
-// not recover: 16-28 % of them kept VM frames alone on that VM (a gap, in the closing note of
-// the stop that found it); the test is skipped there until they are walked.
+// JDK 24 and later spin for the monitor in the stub's call while still in Java state, then block
+// in ObjectMonitor::enter_internal: the walks of that spin are kept for the block too
+// (stub_walk_cache.h). A block whose frames no such walk saw keeps VM frames alone: with a busy
+// loop on the other core, 0-1.25 % of the samples in 7 runs on JDK 25 (0.9-3.9 % before the
+// spin's walks were kept; 16-28 % on a Firecracker VM before that), so the bound is 3 % there.
+// Waking the waiter there, without mixed mode's CFI to step over libc, is lost as "unknown
+// Java" more often: 0-5.2 % of the samples in 13 runs beside a busy loop and 6.3 % once under
+// ctest -j2 (JDK 25, agents with and without the spin's walks alike), bounded at 10 %.
 TEST_F(WalkFallback, AContendedMonitorKeepsItsSamplesUnderTheLockingMethod) {
   for (const bool native : {true, false}) {
     SCOPED_TRACE(native ? "mixed mode" : "--no-native");
@@ -72,7 +77,9 @@ TEST_F(WalkFallback, AContendedMonitorKeepsItsSamplesUnderTheLockingMethod) {
     ProcessResult rec = record(options, path, "Contended", {"3000"});
     ASSERT_EQ(rec.exit_code, 0) << rec.err;
     const std::string jvm = query({"info", path}).at("recording").value("jvm", "");
-    if (std::atoi(jvm.substr(jvm.rfind(' ') + 1).c_str()) >= 24) GTEST_SKIP() << jvm << ": enter_internal is not walked yet";
+    const bool spins_in_java = std::atoi(jvm.substr(jvm.rfind(' ') + 1).c_str()) >= 24;
+    const double vm_only_bound = spins_in_java ? 0.03 : 0.01;
+    const double waking_bound = spins_in_java && !native ? 0.10 : 0.04;
     const std::map<std::string, double> cpu = truth(rec.out);
     ASSERT_EQ(cpu.size(), 2u) << rec.out;
     json methods = report(path, {"--where", "thread=contender-*", "--top", "1000"});
@@ -90,10 +97,10 @@ TEST_F(WalkFallback, AContendedMonitorKeepsItsSamplesUnderTheLockingMethod) {
     const double without_java = report(path, {"--where", no_java}).at("samples").get<double>();
     const double waking = report(path, {"--where", no_java + in_wake}).at("samples").get<double>();
     const double unknown_java = methods.at("lost").value("unknown_state", 0.0);  // --no-native's waking
-    EXPECT_LE(lostTotal(methods) - unknown_java + without_java - waking, 0.01 * all)
+    EXPECT_LE(lostTotal(methods) - unknown_java + without_java - waking, vm_only_bound * all)
         << "lost " << methods.at("lost").dump() << ", without Java frames " << without_java << " of " << samples
         << " (waking the waiter: " << waking << ")";
-    EXPECT_LE(unknown_java + waking, 0.04 * all) << "lost " << methods.at("lost").dump() << ", waking " << waking;
+    EXPECT_LE(unknown_java + waking, waking_bound * all) << "lost " << methods.at("lost").dump() << ", waking " << waking;
     EXPECT_NEAR(100 * locked->at("total").get<double>() / samples, 100 * cpu.at("locked") / cpu.at("all"), 5.0)
         << methods.dump(1);
   }
