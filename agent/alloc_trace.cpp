@@ -37,7 +37,7 @@ bool AllocTrace::wanted(const std::string& class_name) const {
   return false;
 }
 
-void AllocTrace::onSampledAlloc(jvmtiEnv* jvmti, JNIEnv*, jobject object, jclass klass, jlong size) {
+void AllocTrace::onSampledAlloc(jvmtiEnv* jvmti, JNIEnv* jni, jobject object, jclass klass, jlong size) {
   const ThreadSlot* slot = callingThreadSlot();
   // A thread the collection-time filter leaves out pays nothing more.
   if (slot && slot->excluded.load(std::memory_order_relaxed)) return;
@@ -63,7 +63,9 @@ void AllocTrace::onSampledAlloc(jvmtiEnv* jvmti, JNIEnv*, jobject object, jclass
       untagged_.fetch_add(1, std::memory_order_relaxed);
     }
   }
-  sampled.frames = jvmtiStack(jvmti, nullptr);
+  // A thread the agent has no slot for (one it never saw start) has no stack bounds to read its
+  // chain within: the VM walks it.
+  sampled.frames = slot ? own_stacks_.stack(jvmti, jni, *slot, 0) : jvmtiStack(jvmti, nullptr);
   queue_.push(std::move(sampled));
 }
 

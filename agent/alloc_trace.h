@@ -6,8 +6,10 @@
 // random with that mean, and calls back on the allocating thread right after the allocation,
 // outside any lock of the VM: JVMTI calls are fine there (GetStackTrace, the class's
 // signature), so the callback takes the stack itself and queues it with the class and size;
-// the writer thread names the methods, as it does for samples. Objects of classes outside
-// classes= and threads the annotation filter leaves out cost one check each.
+// the writer thread names the methods, as it does for samples. GetStackTrace was 95 % of the
+// callback's cost (docs/benchmarks.md): a stack is walked by it once per chain of physical
+// frames and taken from the memo after that (own_stacks.h), as the lock trace's are. Objects of
+// classes outside classes= and threads the annotation filter leaves out cost one check each.
 //
 // live: each recorded object is also tagged (SetTag, can_tag_objects) with a number the
 // Alloc record carries, and JVMTI's ObjectFree event (can_generate_object_free_events) reports
@@ -27,6 +29,7 @@
 #include "agent/bounded_queue.h"
 #include "agent/mpsc_ring.h"
 #include "agent/options.h"
+#include "agent/own_stacks.h"
 #include "agent/sample_slot.h"
 
 namespace stackscope::agent {
@@ -81,6 +84,7 @@ class AllocTrace {
   uint64_t freesDropped() const { return frees_dropped_.load(std::memory_order_relaxed); }
   // Objects JVMTI would not tag: they are recorded, but their deaths cannot be followed.
   uint64_t untagged() const { return untagged_.load(std::memory_order_relaxed); }
+  const OwnStacks& ownStacks() const { return own_stacks_; }
 
  private:
   bool wanted(const std::string& class_name) const;
@@ -92,6 +96,7 @@ class AllocTrace {
   const bool live_;
   BoundedQueue<SampledAllocation> queue_;
   MpscRing<FreedObject> freed_;
+  OwnStacks own_stacks_;  // the allocation sites' stacks
   std::atomic<uint64_t> next_tag_{1};
   std::atomic<uint64_t> frees_dropped_{0};
   std::atomic<uint64_t> untagged_{0};

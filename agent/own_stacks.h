@@ -1,5 +1,6 @@
 // The calling thread's own stack in a JVMTI callback where AsyncGetCallTrace cannot walk it (a
-// compiled monitor enter waits in C2's runtime stub, jvmti_stack.h): GetStackTrace, the VM's
+// compiled monitor enter waits in C2's runtime stub, jvmti_stack.h; a compiled allocation's slow
+// path calls the VM from one too): GetStackTrace, the VM's
 // own walk (8.7-12 µs on LockContention, docs/benchmarks.md), only the first time a chain of
 // physical frames is seen. The thread reads its chain from its own stack (own_frame_chain.h,
 // about as costly as a few code-cache look-ups) and the memo (stack_memo.h) gives the frames
@@ -40,7 +41,8 @@ class OwnStacks {
   void readChainAtStart(JNIEnv* jni, const ThreadSlot& slot, int64_t wait_start);
   // The stack of the calling thread (`slot` its own), innermost first, into `out` (room for
   // kMaxFrames); its count, 0 when the VM cannot give it. From the chain kept for the wait
-  // that began at `wait_start`, else one read now. In a JVMTI callback only.
+  // that began at `wait_start`, else (or for 0: no wait, an allocation) one read now. In a
+  // JVMTI callback only.
   size_t stackInto(jvmtiEnv* jvmti, JNIEnv* jni, const ThreadSlot& slot, int64_t wait_start, RawFrame* out);
   std::vector<RawFrame> stack(jvmtiEnv* jvmti, JNIEnv* jni, const ThreadSlot& slot, int64_t wait_start);
 

@@ -84,6 +84,7 @@ void WriterThread::drainTraces(JNIEnv* jni, bool last) {
   }
   // Tests ask for the own stacks' check (own_stacks.h): its counts, whatever they are.
   if (in_.locks && in_.locks->ownStacks().checking()) warn("lock trace, monitor enters' " + in_.locks->ownStacks().summary());
+  if (in_.allocs && in_.allocs->ownStacks().checking()) warn("alloc trace, allocation sites' " + in_.allocs->ownStacks().summary());
   if (in_.exceptions && in_.exceptions->blind()) {
     warn("the exception trace saw nothing: the agent could not wrap Throwable.fillInStackTrace");
   }

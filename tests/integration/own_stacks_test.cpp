@@ -26,14 +26,15 @@ class OwnStacks : public RecordingTest {
   }
 };
 
-// The check's counts, from the warning the agent writes at the recording's end.
+// The check's counts, from the warning the agent writes at the recording's end for `trace`
+// ("monitor enters", "allocation sites").
 struct CheckCounts {
   int64_t stacks = -1, hits = -1, chains = -1, checked = -1, differed = -1;
 };
 
-CheckCounts checkCounts(const json& warnings) {
-  static const std::regex pattern(
-      R"(monitor enters' (\d+) stacks: (\d+) from the memo, .*; (\d+) chains held, .*; checked (\d+) memo stacks, (\d+) differed)");
+CheckCounts checkCounts(const json& warnings, const std::string& trace = "monitor enters") {
+  const std::regex pattern(
+      trace + R"(' (\d+) stacks: (\d+) from the memo, .*; (\d+) chains held, .*; checked (\d+) memo stacks, (\d+) differed)");
   CheckCounts counts;
   for (const json& warning : warnings) {
     std::smatch match;
@@ -78,6 +79,50 @@ TEST_F(OwnStacks, MemoStacksAreGetStackTracesOnEveryPathInterpretedAndCompiled) 
     EXPECT_GT(total("viaRecursion", "total"), 0) << mode << methods.dump(1);
     EXPECT_EQ(total("viaFirst", "total") + total("viaSecond", "total") + total("viaRecursion", "total"), waits)
         << mode << methods.dump(1);
+  }
+}
+
+// The alloc trace's memo of allocation-site stacks, checked the same way: Allocations allocates
+// byte[1024] in allocateBuffers and Pair in allocatePairs, interpreted (-Xint) and compiled
+// (C2's allocation stubs call the VM from their runtime stubs). The memo must be used and never
+// differ from GetStackTrace, and every sample of the two classes lies in its own method.
+TEST_F(OwnStacks, AllocationSiteStacksFromTheMemoAreGetStackTraces) {
+  for (const std::vector<std::string>& jvm_options : {std::vector<std::string>{"-Xint"}, std::vector<std::string>{}}) {
+    const std::string mode = jvm_options.empty() ? "compiled" : "interpreted";
+    const std::string path = file("alloc-" + mode + ".ssr");
+    std::vector<std::string> argv{STACKSCOPE_BIN, "record", "-e", "alloc", "--alloc-interval", "16k", "-o", path, "--"};
+    const std::vector<std::string> counts_arg =
+        mode == "compiled" ? std::vector<std::string>{"200000", "3000000"} : std::vector<std::string>{"20000", "300000"};
+    for (const std::string& arg : javaCommand("Allocations", counts_arg, jvm_options))
+      argv.push_back(arg);
+    const ProcessResult rec = run(argv);
+    ASSERT_EQ(rec.exit_code, 0) << rec.err;
+
+    const json methods = report(path, {"--event", "alloc", "--metric", "samples", "--top", "0"});
+    const CheckCounts counts = checkCounts(methods.at("warnings"), "allocation sites");
+    EXPECT_GE(counts.stacks, methods.at("total").get<int64_t>()) << mode << methods.at("warnings").dump(1);
+    EXPECT_GT(counts.hits, counts.stacks / 2) << mode << methods.at("warnings").dump(1);
+    EXPECT_EQ(counts.checked, counts.hits) << mode << methods.at("warnings").dump(1);
+    EXPECT_EQ(counts.differed, 0) << mode << methods.at("warnings").dump(1);
+
+    for (const auto& [cls, method] : {std::pair{std::string("byte[]"), std::string("allocateBuffers")},
+                                      std::pair{kWorkloads + "Allocations$Pair", std::string("allocatePairs")}}) {
+      const json of_class = report(path, {"--event", "alloc", "--metric", "samples", "--where", "class=" + cls, "--top", "0"});
+      const json* row = find(of_class, "methods", "method", kWorkloads + "Allocations." + method);
+      ASSERT_NE(row, nullptr) << mode << " " << cls << of_class.dump(1).substr(0, 3000);
+      const json* main = find(of_class, "methods", "method", kWorkloads + "Allocations.main");
+      ASSERT_NE(main, nullptr) << mode << " " << cls << of_class.dump(1).substr(0, 3000);
+      // Only the samples under main count: the JVM allocates byte[] too. Under main, Pair's
+      // are all allocatePairs' own; byte[]'s also come from loading Pair's class (under
+      // allocatePairs) and from printing the truth (1-3 samples in 4 runs).
+      const double under_main = main->at("total").get<double>();
+      if (method == "allocatePairs") {
+        EXPECT_EQ(row->at("self").get<double>(), under_main) << mode << " " << cls;
+      } else {
+        EXPECT_GE(row->at("self").get<double>(), 0.99 * under_main) << mode << " " << cls;
+      }
+      EXPECT_GT(row->at("self").get<int64_t>(), 20) << mode << " " << cls;
+    }
   }
 }
 
