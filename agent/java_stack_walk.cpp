@@ -233,7 +233,9 @@ bool walkFromNativeLeaf(const ThreadSlot& thread, ASGCT_CallTrace& trace, jint d
     uintptr_t pcs[kMaxLeafFrames];
     WalkRegisters caller;
     native::walkNativeStack(regs, thread.stack, modules, readStackWord, inJava, pcs, kMaxLeafFrames, &caller);
-    if (caller.pc != 0 && walkFromLeafCall(caller, trace, depth, context)) return true;
+    // A compiled caller the CFI found is the one: frame pointers through the same libc code
+    // (which uses rbp as it likes) would only guess.
+    if (caller.pc != 0) return walkFromLeafCall(caller, trace, depth, context);
   }
   WalkRegisters caller;
   return callerOfNativeLeaf(regs, thread.stack, readStackWord, inJava, caller) &&

@@ -1,5 +1,7 @@
 // The chain of physical frames of the calling thread's Java stack, read by the thread itself in
-// a JVMTI callback: the key of the traces' stack memo (stack_memo.h, own_stacks.h).
+// a JVMTI callback: the key of the traces' stack memo (stack_memo.h, own_stacks.h); also read
+// in its own signal handler, in the VM or in a runtime stub's call (stub_walk_cache.h, and the
+// rules at readOwnFrameChain below).
 //
 // In a callback the thread is in native code (_thread_in_native) and its frame anchor holds
 // its last Java frame (vm_thread_anchor.h): the walk starts there and steps frame by frame as
@@ -76,7 +78,11 @@ void setInterpretedFrames(const InterpretedFrames* frames, int64_t compile_id_of
 // while it is in the VM or blocked there (stub_walk_cache.h); false when there is none.
 // `in_runtime_call`: the signal handler's caller knows the thread, in Java state, is in a call
 // from a runtime stub that set its anchor (HotSpot 24+ spins for a monitor so, before entering
-// the VM): the anchor is taken then too.
+// the VM): the anchor is taken then too. That caller must have checked it (walkFromRuntimeStub:
+// the anchor's pc in a blob that is no compiled method, its caller a compiled method), since
+// in Java state an anchor may also be the deoptimization blob's, whose frames are being
+// rewritten; in the stub's call the thread's own handler runs while nothing moves its frames
+// (it neither returns from the call nor stops at a safepoint before the handler ends).
 bool readOwnFrameChain(JNIEnv* jni, const ThreadSlot& slot, FrameChain& chain, bool in_runtime_call = false);
 
 }  // namespace stackscope::agent

@@ -5,11 +5,14 @@
 // caller for the walk as it is for a thread in the VM: other threads may be walking this
 // blocked one from it. Up to 13 % of a contended workload's samples were lost so.
 //
-// Its Java frames are the ones a walk in the VM found for the same stack: before it blocks,
-// the thread spins in the VM (ObjectMonitor::enter's TrySpin), and a loop that takes a lock
-// enters it from the same frames every time. Each thread keeps the frames of its last walk
-// from a runtime stub in the VM and the chain of physical frames they were walked from
-// (own_frame_chain.h). A blocked sample whose chain is the same takes those frames: the chain
+// Its Java frames are the ones a walk from the stub found for the same stack: before it
+// blocks, the thread spins, in the VM (ObjectMonitor::enter's TrySpin) before HotSpot 24 and
+// in the stub's call still in Java state from 24 on, and a loop that takes a lock enters it
+// from the same frames every time. Each thread keeps the frames of its last walk from a
+// runtime stub, in the VM or in the stub's call, and the chain of physical frames they were
+// walked from (own_frame_chain.h; in Java state its own signal handler reads the chain: the
+// thread is neither leaving the stub's call nor at a safepoint meanwhile, so nothing moves its
+// frames). A blocked sample whose chain is the same takes those frames: the chain
 // names every frame exactly (a compiled frame's pc and compile id, an interpreted frame's
 // method and bci), so they are the thread's frames. Nothing is written but the cache.
 #pragma once

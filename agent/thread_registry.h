@@ -89,7 +89,8 @@ struct ThreadSlot {
   // unknown. Set when its timer is armed, then moved on by its own signal handler.
   std::atomic<int64_t> cpu_sampled_ns{-1};
 
-  // The Java frames of its last walk from a runtime stub in the VM (stub_walk_cache.h).
+  // The Java frames of its last walk from a runtime stub, in the VM or in the stub's call
+  // (stub_walk_cache.h).
   StubWalkCache stub_walk;
 
   // The thread's counters at its last sample (thread_metrics.h): set at registration, then

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <ctime>
 #include <filesystem>
@@ -176,10 +177,25 @@ void reportRecording(const std::string& shown, const std::filesystem::path& path
   try {
     const analysis::Recording recording = analysis::loadRecordingSet(path.string());
     uint64_t samples = 0;
-    // Samples only: the traces' events (collections, exceptions) are not samples.
-    for (const analysis::Event& event : recording.events)
-      if (event.kind == analysis::EventKind::Cpu || event.kind == analysis::EventKind::Wall) samples += event.weight;
-    std::cerr << "stackscope: recorded " << samples << " samples (" << recording.lostTotal() << " lost) in " << shown;
+    // Samples by their weight; the traces' events (allocations, collections, …) are counted
+    // apart, each kind by its events, so that a recording of traces alone does not read empty.
+    std::array<uint64_t, analysis::kEventKindCount> trace_events{};
+    for (const analysis::Event& event : recording.events) {
+      if (event.kind == analysis::EventKind::Cpu || event.kind == analysis::EventKind::Wall) {
+        samples += event.weight;
+      } else {
+        ++trace_events[static_cast<size_t>(event.kind)];
+      }
+    }
+    std::string traces;
+    for (size_t kind = 0; kind < trace_events.size(); ++kind) {
+      if (trace_events[kind] == 0) continue;
+      traces += (traces.empty() ? " and " : ", ") + std::to_string(trace_events[kind]) + ' ' +
+                analysis::eventKindName(static_cast<analysis::EventKind>(kind));
+    }
+    if (!traces.empty()) traces += " events";
+    std::cerr << "stackscope: recorded " << samples << " samples (" << recording.lostTotal() << " lost)" << traces
+              << " in " << shown;
     if (const size_t parts = analysis::recordingParts(path.string()).size(); parts > 1)
       std::cerr << " and its rotated parts (" << parts << " files)";
     if (recording.has_info) std::cerr << " (pid " << recording.info.pid << ')';
