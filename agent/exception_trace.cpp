@@ -49,7 +49,8 @@ void ExceptionTrace::onException(JNIEnv* jni, jobject exception, jmethodID catch
   thrown.uncaught = catch_method == nullptr;
   thrown.class_name = class_names_.nameOf(jni, exception);
   RawFrame frames[kMaxFrames];
-  const size_t count = jvmtiStackInto(jvmti_, nullptr, frames);
+  const ThreadSlot* slot = callingThreadSlot();
+  const size_t count = slot ? own_stacks_.stackInto(jvmti_, jni, *slot, 0, frames) : jvmtiStackInto(jvmti_, nullptr, frames);
   queue_.push(std::move(thrown), {frames, count});
 }
 

@@ -20,7 +20,9 @@
 //   only in this mode.
 // Both callbacks run on the creating or throwing thread, a Java thread, where JVMTI calls are
 // fine (GetStackTrace, the class's signature): they take the stack themselves and queue it;
-// the writer thread names the methods, as it does for samples.
+// the writer thread names the methods, as it does for samples. A throw's stack is walked by
+// GetStackTrace once per chain of physical frames and taken from the memo after that
+// (own_stacks.h); a creation's by AsyncGetCallTrace from the native fillInStackTrace.
 #pragma once
 
 #include <jni.h>
@@ -34,6 +36,7 @@
 
 #include "agent/bounded_queue.h"
 #include "agent/object_class.h"
+#include "agent/own_stacks.h"
 #include "agent/sample_slot.h"
 
 namespace stackscope::agent {
@@ -81,6 +84,7 @@ class ExceptionTrace {
   // than the code that created it. An exception created in another exception's constructor
   // is so placed where the outer one was created.
   size_t constructionFrames(JNIEnv* jni, std::span<const RawFrame> frames);
+  const OwnStacks& ownStacks() const { return own_stacks_; }
 
  private:
   // The event's common part on the calling thread; false for threads the trace leaves out.
@@ -93,6 +97,7 @@ class ExceptionTrace {
   const AgentThreadTest is_agent_thread_;
   BoundedQueue<ThrownException> queue_;
   ObjectClassNames class_names_;
+  OwnStacks own_stacks_;  // the throw sites' stacks
   // Writer thread only: the answer of isConstructionMethod by jmethodID, and Throwable.
   std::unordered_map<const void*, bool> construction_methods_;
   jclass throwable_ = nullptr;  // a global reference

@@ -83,8 +83,11 @@ void WriterThread::drainTraces(JNIEnv* jni, bool last) {
          " for shorter ones) were spent (a monitor's owner is named without it, a lock's other than a monitor is not)");
   }
   // Tests ask for the own stacks' check (own_stacks.h): its counts, whatever they are.
-  if (in_.locks && in_.locks->ownStacks().checking()) warn("lock trace, monitor enters' " + in_.locks->ownStacks().summary());
-  if (in_.allocs && in_.allocs->ownStacks().checking()) warn("alloc trace, allocation sites' " + in_.allocs->ownStacks().summary());
+  for (const auto& [stacks, what] : {std::pair{in_.locks ? &in_.locks->ownStacks() : nullptr, "lock trace, monitor enters' "},
+                                      std::pair{in_.allocs ? &in_.allocs->ownStacks() : nullptr, "alloc trace, allocation sites' "},
+                                      std::pair{in_.exceptions ? &in_.exceptions->ownStacks() : nullptr, "exception trace, throw sites' "}}) {
+    if (stacks && stacks->checking() && !stacks->summary().empty()) warn(what + stacks->summary());
+  }
   if (in_.exceptions && in_.exceptions->blind()) {
     warn("the exception trace saw nothing: the agent could not wrap Throwable.fillInStackTrace");
   }

@@ -11,13 +11,17 @@
 #   e.g. none=; VAR=VALUE words before the options go to the JVM's environment)
 #   e.g. bench/lock_rounds.sh none= off=-agentpath:build/lib/libstackscope.so=event=gc,file=/tmp/o.ssr \
 #          on=-agentpath:build/lib/libstackscope.so=event=lock,file=/tmp/l.ssr
-#   (env: ROUNDS=11, JAVA=java, LOCKS=2000000, JAR=build/tests/java/stackscope_workloads.jar)
+#   (env: ROUNDS=11, JAVA=java, LOCKS=2000000, JAR=build/tests/java/stackscope_workloads.jar,
+#   WORKLOAD='io.stackscope.workloads.LockContention 4 $LOCKS': another main class and its
+#   arguments on JAR, e.g. JAR=build/bench/fixedwork.jar WORKLOAD='io.stackscope.bench.AllocHeavy 40'
+#   for the alloc trace's cost per sample)
 set -euo pipefail
 
 rounds=${ROUNDS:-11}
 locks=${LOCKS:-2000000}
 java=$(command -v "${JAVA:-java}")
 jar=${JAR:-build/tests/java/stackscope_workloads.jar}
+workload=${WORKLOAD:-io.stackscope.workloads.LockContention 4 $locks}
 [[ -e $jar ]] || { echo "lock_rounds.sh: $jar is missing (build first)" >&2; exit 1; }
 (($# >= 2)) || { echo "usage: lock_rounds.sh NAME=OPTIONS NAME=OPTIONS ..." >&2; exit 1; }
 tmp=$(mktemp -d)
@@ -35,15 +39,16 @@ run() {  # OPTIONS: prints the run's task-clock in ms
   for word in $1; do
     if [[ ${#jvm[@]} == 0 && $word != -* && $word == *=* ]]; then environment+=("$word"); else jvm+=("$word"); fi
   done
+  # shellcheck disable=SC2086  # $workload: a main class and its arguments, split
   perf stat -x, -e task-clock -o "$tmp/stat" env "${environment[@]}" \
-    "$java" -Xmx64m -XX:+UseSerialGC "${jvm[@]}" -cp "$jar" io.stackscope.workloads.LockContention 4 "$locks" \
+    "$java" -Xmx64m -XX:+UseSerialGC "${jvm[@]}" -cp "$jar" $workload \
     >"$tmp/out" 2>"$tmp/err" || { echo "lock_rounds.sh: failed with '$1':" >&2; cat "$tmp/err" >&2; exit 1; }
   awk -F, '$3 == "task-clock" {printf "%.1f\n", $1}' "$tmp/stat"
 }
 
 median() { sort -g | awk '{v[NR]=$1} END{print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
 
-echo "java: $("$java" -version 2>&1 | head -1); rounds: $rounds; LockContention 4 $locks; $(uptime)"
+echo "java: $("$java" -version 2>&1 | head -1); rounds: $rounds; $workload; $(uptime)"
 for ((r = 0; r < rounds; ++r)); do
   for i in "${!names[@]}"; do
     ms=$(run "${options[$i]}")

@@ -27,7 +27,7 @@ class OwnStacks : public RecordingTest {
 };
 
 // The check's counts, from the warning the agent writes at the recording's end for `trace`
-// ("monitor enters", "allocation sites").
+// ("monitor enters", "allocation sites", "throw sites").
 struct CheckCounts {
   int64_t stacks = -1, hits = -1, chains = -1, checked = -1, differed = -1;
 };
@@ -124,6 +124,40 @@ TEST_F(OwnStacks, AllocationSiteStacksFromTheMemoAreGetStackTraces) {
       EXPECT_NEAR(100 * total("viaSecond", "total") / samples, 20, 6) << mode << " " << cls;
       EXPECT_NEAR(100 * total("viaRecursion", "total") / samples, 60, 6) << mode << " " << cls;
     }
+  }
+}
+
+// The exception trace's memo of throw sites (exception=thrown), checked the same way on Throws:
+// 1000 IllegalStateExceptions from throwState, 500 IllegalArgumentExceptions from
+// throwArgument under passArgument, 3 uncaught, interpreted (-Xint) and as the JIT leaves it
+// (a throwing compiled frame is deoptimized: the capability asks for it). The memo must be used
+// and never differ from GetStackTrace, and every throw must stay at its site.
+TEST_F(OwnStacks, ThrowSiteStacksFromTheMemoAreGetStackTraces) {
+  for (const std::vector<std::string>& jvm_options : {std::vector<std::string>{"-Xint"}, std::vector<std::string>{}}) {
+    const std::string mode = jvm_options.empty() ? "compiled" : "interpreted";
+    const std::string path = file("thrown-" + mode + ".ssr");
+    std::vector<std::string> argv{STACKSCOPE_BIN, "record", "-e", "exception", "--exceptions", "thrown", "-o", path, "--"};
+    for (const std::string& arg : javaCommand("Throws", {"1000", "3"}, jvm_options)) argv.push_back(arg);
+    const ProcessResult rec = run(argv);
+    ASSERT_EQ(rec.exit_code, 0) << rec.err;
+
+    const json all = report(path, {"--event", "exception", "--top", "0"});
+    const CheckCounts counts = checkCounts(all.at("warnings"), "throw sites");
+    EXPECT_GE(counts.stacks, 1503) << mode << all.at("warnings").dump(1);
+    EXPECT_GT(counts.hits, 1000) << mode << all.at("warnings").dump(1);
+    EXPECT_EQ(counts.checked, counts.hits) << mode << all.at("warnings").dump(1);  // the check ran on every hit
+    EXPECT_EQ(counts.differed, 0) << mode << all.at("warnings").dump(1);
+
+    const auto atSite = [&](const std::string& site) {
+      return report(path, {"--event", "exception", "--view", "methods[" + kWorkloads + "Throws." + site + "]", "--top", "0"});
+    };
+    EXPECT_EQ(atSite("throwState").at("samples"), 1000) << mode;
+    const json argument = atSite("throwArgument");
+    EXPECT_EQ(argument.at("samples"), 500) << mode;
+    const json* caller = find(argument, "methods", "method", kWorkloads + "Throws.passArgument");
+    ASSERT_NE(caller, nullptr) << mode << argument.dump(1).substr(0, 3000);
+    EXPECT_EQ(caller->at("total"), 500) << mode;
+    EXPECT_EQ(atSite("throwUncaught").at("samples"), 3) << mode;
   }
 }
 
