@@ -86,9 +86,22 @@ void LockOwners::look(JNIEnv* jni, int64_t now) {
     if (culprit.owner == 0) continue;
     auto [stack, first] = owner_stacks.try_emplace(culprit.owner);
     if (first) stack->second = jvmtiStack(jvmti_, owner);
-    culprit.frames = stack->second;
+    // The owner may have let the monitor go before its stack was taken (the waiter's wait
+    // ends only once it runs again): that stack is not where it held the lock.
+    if (ownerWordStill(waiter)) culprit.frames = stack->second;
   }
   jni->PopLocalFrame(nullptr);
+}
+
+bool LockOwners::ownerWordStill(const Waiter& waiter) {
+  const MonitorOwnerWords* words = boundMonitorOwnerWords();
+  if (!words || waiter.owner_word == 0) return true;  // asked of JVMTI: asking again is a safepoint
+  bool same = false;
+  registry_.withSlotsLocked([&](uint64_t, auto& slots) {
+    const auto slot = slots.find(waiter.wait.first);
+    same = slot != slots.end() && words->ownerWord(*slot->second, waiter.wait.second) == waiter.owner_word;
+  });
+  return same;
 }
 
 jthread LockOwners::monitorOwner(JNIEnv* jni, jobject monitor) {
