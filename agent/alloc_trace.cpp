@@ -9,13 +9,14 @@
 
 namespace stackscope::agent {
 
-AllocTrace::AllocTrace(int64_t start_ns, const Options& options, WriterWake* wake)
+AllocTrace::AllocTrace(jvmtiEnv* jvmti, int64_t start_ns, const Options& options, WriterWake* wake)
     : start_ns_(start_ns),
       interval_(static_cast<uint64_t>(options.alloc_interval)),
       classes_(options.classes),
       live_(options.traces & kTraceLive),
       queue_(kMaxQueued, wake),
-      freed_(live_ ? kFreedCapacity : 1) {}
+      freed_(live_ ? kFreedCapacity : 1),
+      class_names_(jvmti) {}
 
 void AllocTrace::setClasses(std::vector<std::string> classes) {
   std::lock_guard<std::mutex> lock(classes_mutex_);
@@ -37,14 +38,16 @@ bool AllocTrace::wanted(const std::string& class_name) const {
   return false;
 }
 
-void AllocTrace::onSampledAlloc(jvmtiEnv* jvmti, JNIEnv* jni, jobject object, jclass klass, jlong size) {
+void AllocTrace::onSampledAlloc(jvmtiEnv* jvmti, JNIEnv* jni, jobject object, jlong size) {
   const ThreadSlot* slot = callingThreadSlot();
   // A thread the collection-time filter leaves out pays nothing more.
   if (slot && slot->excluded.load(std::memory_order_relaxed)) return;
   SampledAllocation sampled;
   sampled.time_ns = monotonicNs() - start_ns_;
-  sampled.class_name = javaClassName(jvmti, klass);
-  if (!wanted(sampled.class_name)) return;
+  // The thread's last few classes are remembered: GetClassSignature and a string per sample
+  // cost more than the memo's stack (docs/benchmarks.md).
+  sampled.class_name = class_names_.nameOf(jni, object);
+  if (!wanted(*sampled.class_name)) return;
   if (queue_.full()) {  // before the stack walk; push decides
     queue_.drop();
     return;

@@ -5,7 +5,8 @@
 // HotSpot picks about one object every `interval` bytes a thread allocates, the gaps drawn at
 // random with that mean, and calls back on the allocating thread right after the allocation,
 // outside any lock of the VM: JVMTI calls are fine there (GetStackTrace, the class's
-// signature), so the callback takes the stack itself and queues it with the class and size;
+// signature), so the callback takes the stack itself and queues it with the class (its name
+// interned, object_class.h) and size;
 // the writer thread names the methods, as it does for samples. GetStackTrace was 95 % of the
 // callback's cost (docs/benchmarks.md): a stack is walked by it once per chain of physical
 // frames and taken from the memo after that (own_stacks.h), as the lock trace's are. Objects of
@@ -28,6 +29,7 @@
 
 #include "agent/bounded_queue.h"
 #include "agent/mpsc_ring.h"
+#include "agent/object_class.h"
 #include "agent/options.h"
 #include "agent/own_stacks.h"
 #include "agent/sample_slot.h"
@@ -40,7 +42,8 @@ struct SampledAllocation {
   uint32_t annotation = 0;
   uint64_t size = 0;  // the object's bytes
   uint64_t tag = 0;   // live trace: the object's JVMTI tag; 0 = not followed
-  std::string class_name;        // "byte[]", "java.lang.String"
+  // "byte[]", "java.lang.String": interned by the trace (object_class.h).
+  const std::string* class_name = nullptr;
   std::vector<RawFrame> frames;  // the allocation site first
 };
 
@@ -58,10 +61,10 @@ class AllocTrace {
   static constexpr size_t kFreedCapacity = 1 << 16;
 
   // `wake`: the writer's (BoundedQueue).
-  AllocTrace(int64_t start_ns, const Options& options, WriterWake* wake);
+  AllocTrace(jvmtiEnv* jvmti, int64_t start_ns, const Options& options, WriterWake* wake);
 
   // The JVMTI SampledObjectAlloc event, on the allocating thread.
-  void onSampledAlloc(jvmtiEnv* jvmti, JNIEnv* jni, jobject object, jclass klass, jlong size);
+  void onSampledAlloc(jvmtiEnv* jvmti, JNIEnv* jni, jobject object, jlong size);
   // The JVMTI ObjectFree event: lock-free, no JVMTI or JNI (see the top).
   void onObjectFree(jlong tag);
 
@@ -97,6 +100,7 @@ class AllocTrace {
   BoundedQueue<SampledAllocation> queue_;
   MpscRing<FreedObject> freed_;
   OwnStacks own_stacks_;  // the allocation sites' stacks
+  ObjectClassNames class_names_;
   std::atomic<uint64_t> next_tag_{1};
   std::atomic<uint64_t> frees_dropped_{0};
   std::atomic<uint64_t> untagged_{0};

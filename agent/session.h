@@ -76,7 +76,7 @@ struct Session {
         native_threads(registry, meta, annotations, options.interval_ns, start_ns, scansJvmThreads()),
         gc_trace(start_ns),
         exceptions(env, start_ns, createdExceptions(options), isAgentThread, &writer_wake),
-        allocs(start_ns, options, &writer_wake),
+        allocs(env, start_ns, options, &writer_wake),
         locks(env, registry, findsThreadsByTid() ? &native_threads : nullptr, start_ns, options.lock_threshold_ns,
               &writer_wake),
         lock_owners(env, registry, locks),

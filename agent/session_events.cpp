@@ -112,10 +112,10 @@ void JNICALL onException(jvmtiEnv*, JNIEnv* jni, jthread, jmethodID, jlocation, 
 }
 
 // Enabled only with the alloc trace, on the allocating thread (alloc_trace.h).
-void JNICALL onSampledObjectAlloc(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread, jobject object, jclass klass, jlong size) {
+void JNICALL onSampledObjectAlloc(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread, jobject object, jclass, jlong size) {
   SessionUse use;
   if (!use || (!callingThreadSlot() && isAgentThread(jni, thread))) return;
-  g_session->allocs.onSampledAlloc(jvmti, jni, object, klass, size);
+  g_session->allocs.onSampledAlloc(jvmti, jni, object, size);
 }
 
 // Enabled only with the live trace. Maybe inside the GC: the ring only (alloc_trace.h).

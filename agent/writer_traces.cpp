@@ -108,7 +108,7 @@ void WriterThread::drainAllocs(JNIEnv* jni) {
     if (sampled.thread != 0) ensureThreadRecord(sampled.thread);
     const uint32_t stack = traceStack(jni, 0, sampled.frames);
     ensureAnnotation(sampled.annotation);
-    in_.writer->writeAlloc({sampled.time_ns, sampled.thread, stack, in_.writer->internString(sampled.class_name),
+    in_.writer->writeAlloc({sampled.time_ns, sampled.thread, stack, in_.writer->internString(*sampled.class_name),
                             sampled.size, in_.allocs->interval(), sampled.annotation, sampled.tag});
   }
   // After the allocations: a death drained now may be of an object queued a moment before.

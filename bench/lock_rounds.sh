@@ -14,7 +14,7 @@
 #   (env: ROUNDS=11, JAVA=java, LOCKS=2000000, JAR=build/tests/java/stackscope_workloads.jar,
 #   WORKLOAD='io.stackscope.workloads.LockContention 4 $LOCKS': another main class and its
 #   arguments on JAR, e.g. JAR=build/bench/fixedwork.jar WORKLOAD='io.stackscope.bench.AllocHeavy 40'
-#   for the alloc trace's cost per sample)
+#   for the alloc trace's cost per sample, with HEAP=256m (default 64m) as bench/alloc.sh runs it)
 set -euo pipefail
 
 rounds=${ROUNDS:-11}
@@ -22,6 +22,7 @@ locks=${LOCKS:-2000000}
 java=$(command -v "${JAVA:-java}")
 jar=${JAR:-build/tests/java/stackscope_workloads.jar}
 workload=${WORKLOAD:-io.stackscope.workloads.LockContention 4 $locks}
+heap=${HEAP:-64m}
 [[ -e $jar ]] || { echo "lock_rounds.sh: $jar is missing (build first)" >&2; exit 1; }
 (($# >= 2)) || { echo "usage: lock_rounds.sh NAME=OPTIONS NAME=OPTIONS ..." >&2; exit 1; }
 tmp=$(mktemp -d)
@@ -41,7 +42,7 @@ run() {  # OPTIONS: prints the run's task-clock in ms
   done
   # shellcheck disable=SC2086  # $workload: a main class and its arguments, split
   perf stat -x, -e task-clock -o "$tmp/stat" env "${environment[@]}" \
-    "$java" -Xmx64m -XX:+UseSerialGC "${jvm[@]}" -cp "$jar" $workload \
+    "$java" -Xmx"$heap" -XX:+UseSerialGC "${jvm[@]}" -cp "$jar" $workload \
     >"$tmp/out" 2>"$tmp/err" || { echo "lock_rounds.sh: failed with '$1':" >&2; cat "$tmp/err" >&2; exit 1; }
   awk -F, '$3 == "task-clock" {printf "%.1f\n", $1}' "$tmp/stat"
 }
