@@ -11,25 +11,9 @@ package io.stackscope.workloads;
  * Ground truth printed: "truth rounds N".
  */
 public final class AllocPaths {
-    static final class Left {
-        final long a;
-        final long b;
+    record Left(long a, long b) {}
 
-        Left(long a, long b) {
-            this.a = a;
-            this.b = b;
-        }
-    }
-
-    static final class Right {
-        final long a;
-        final long b;
-
-        Right(long a, long b) {
-            this.a = a;
-            this.b = b;
-        }
-    }
+    record Right(long a, long b) {}
 
     static final Object[] SINK = new Object[4096];
 
