@@ -86,14 +86,21 @@ void LockOwners::look(JNIEnv* jni, int64_t now) {
     if (culprit.owner == 0) continue;
     auto [stack, first] = owner_stacks.try_emplace(culprit.owner);
     if (first) stack->second = jvmtiStack(jvmti_, owner);
-    // The owner may have let the monitor go before its stack was taken (the waiter's wait
-    // ends only once it runs again): that stack is not where it held the lock.
-    if (ownerWordStill(waiter)) culprit.frames = stack->second;
+    // The owner may have let the lock go before its stack was taken (the waiter's wait ends
+    // only once it runs again): that stack is not where it held the lock.
+    if (ownerStill(jni, waiter, blocker, owner)) culprit.frames = stack->second;
   }
   jni->PopLocalFrame(nullptr);
 }
 
-bool LockOwners::ownerWordStill(const Waiter& waiter) {
+bool LockOwners::ownerStill(JNIEnv* jni, const Waiter& waiter, jobject blocker, jthread owner) {
+  if (waiter.source == WaitSource::Park) {
+    // A plain field read: the lock's owner now, against the one the look found.
+    jthread now = trace_.exclusiveOwner(jni, blocker);
+    const bool same = now && jni->IsSameObject(now, owner);
+    if (now) jni->DeleteLocalRef(now);
+    return same;
+  }
   const MonitorOwnerWords* words = boundMonitorOwnerWords();
   if (!words || waiter.owner_word == 0) return true;  // asked of JVMTI: asking again is a safepoint
   bool same = false;

@@ -94,9 +94,10 @@ class LockOwners {
   };
   // `blocker`: a park's blocker (a local reference), null for a monitor.
   uint32_t ownerOf(JNIEnv* jni, const Waiter& waiter, jobject blocker, jthread& owner_ref);
-  // Whether the monitor `waiter` waits for still has the owner word the look began with
-  // (monitor_owner_words.h); true when the owner was not found by the words.
-  bool ownerWordStill(const Waiter& waiter);
+  // Whether the lock `waiter` waits for is still owned as the look found it (`owner`, a park's
+  // `blocker`): a park's lock by the same thread, a monitor by the same owner word
+  // (monitor_owner_words.h); true for a monitor whose owner was not found by the words.
+  bool ownerStill(JNIEnv* jni, const Waiter& waiter, jobject blocker, jthread owner);
   // The owner of `monitor` (a local reference or null), looked up once per look.
   jthread monitorOwner(JNIEnv* jni, jobject monitor);
   uint32_t registryIdOf(JNIEnv* jni, jthread thread);

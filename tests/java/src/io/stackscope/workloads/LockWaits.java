@@ -49,7 +49,9 @@ public final class LockWaits {
     static void holdMonitor(int round, Thread waiter) throws InterruptedException {
         synchronized (monitors[round]) {
             held = round;
-            awaitTrue(() -> waiter.getState() == Thread.State.BLOCKED);
+            // Polled here, not in awaitTrue: a look that sees the holder in this poll sees it in
+            // the method that holds the lock, and awaitTrue is only ever called outside a hold.
+            while (waiter.getState() != Thread.State.BLOCKED) Thread.sleep(1);
             Thread.sleep(holdMs);
         }
     }
@@ -66,7 +68,7 @@ public final class LockWaits {
         reentrant.lock();
         try {
             held = round;
-            awaitTrue(() -> reentrant.hasQueuedThread(waiter));
+            while (!reentrant.hasQueuedThread(waiter)) Thread.sleep(1);  // as in holdMonitor
             Thread.sleep(holdMs);
         } finally {
             reentrant.unlock();
