@@ -4,7 +4,6 @@
 #include "agent/clocks.h"
 #include "agent/java_names.h"
 #include "agent/thread_registry.h"
-#include "agent/jvmti_stack.h"
 #include "common/class_glob.h"
 
 namespace stackscope::agent {
@@ -66,9 +65,7 @@ void AllocTrace::onSampledAlloc(jvmtiEnv* jvmti, JNIEnv* jni, jobject object, jl
       untagged_.fetch_add(1, std::memory_order_relaxed);
     }
   }
-  // A thread the agent has no slot for (one it never saw start) has no stack bounds to read its
-  // chain within: the VM walks it.
-  sampled.frames = slot ? own_stacks_.stack(jvmti, jni, *slot, 0) : jvmtiStack(jvmti, nullptr);
+  sampled.frames = own_stacks_.stack(jvmti, jni, slot, 0);
   queue_.push(std::move(sampled));
 }
 

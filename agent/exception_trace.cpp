@@ -50,7 +50,7 @@ void ExceptionTrace::onException(JNIEnv* jni, jobject exception, jmethodID catch
   thrown.class_name = class_names_.nameOf(jni, exception);
   RawFrame frames[kMaxFrames];
   const ThreadSlot* slot = callingThreadSlot();
-  const size_t count = slot ? own_stacks_.stackInto(jvmti_, jni, *slot, 0, frames) : jvmtiStackInto(jvmti_, nullptr, frames);
+  const size_t count = own_stacks_.stackInto(jvmti_, jni, slot, 0, frames);
   queue_.push(std::move(thrown), {frames, count});
 }
 

@@ -116,7 +116,7 @@ void LockTrace::end(JNIEnv* jni, jobject object) {
     // wrapped native) and Object.wait (the frame anchor is its native's). Not for a monitor
     // enter: compiled code waits inside C2's runtime stub, which that walk does not step over
     // (jvmti_stack.h); GetStackTrace walks it, once per chain of physical frames (own_stacks.h).
-    wait.frames = source == WaitSource::MonitorEnter ? own_stacks_.stack(jvmti, jni, *slot, start) : callingThreadStack(jvmti, jni);
+    wait.frames = source == WaitSource::MonitorEnter ? own_stacks_.stack(jvmti, jni, slot, start) : callingThreadStack(jvmti, jni);
     queue_.push(std::move(wait));
   } else if (now - start >= threshold_ns_) {
     queue_.drop();

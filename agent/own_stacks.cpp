@@ -46,12 +46,12 @@ void OwnStacks::readChainAtStart(JNIEnv* jni, const ThreadSlot& slot, int64_t wa
   at_start.read = readOwnFrameChain(jni, slot, at_start.chain);
 }
 
-size_t OwnStacks::stackInto(jvmtiEnv* jvmti, JNIEnv* jni, const ThreadSlot& slot, int64_t wait_start, RawFrame* out) {
+size_t OwnStacks::stackInto(jvmtiEnv* jvmti, JNIEnv* jni, const ThreadSlot* slot, int64_t wait_start, RawFrame* out) {
   const ChainAtStart* at_start = t_at_start.get();
   const bool kept = at_start && wait_start != 0 && at_start->wait_start == wait_start;
   FrameChain now;
   const FrameChain& chain = kept ? at_start->chain : now;
-  if (kept ? !at_start->read : !readOwnFrameChain(jni, slot, now)) {
+  if (kept ? !at_start->read : !slot || !readOwnFrameChain(jni, *slot, now)) {
     unchained_.fetch_add(1, std::memory_order_relaxed);
     return jvmtiStackInto(jvmti, nullptr, out);
   }
@@ -72,7 +72,7 @@ size_t OwnStacks::stackInto(jvmtiEnv* jvmti, JNIEnv* jni, const ThreadSlot& slot
   return count;
 }
 
-std::vector<RawFrame> OwnStacks::stack(jvmtiEnv* jvmti, JNIEnv* jni, const ThreadSlot& slot, int64_t wait_start) {
+std::vector<RawFrame> OwnStacks::stack(jvmtiEnv* jvmti, JNIEnv* jni, const ThreadSlot* slot, int64_t wait_start) {
   RawFrame frames[kMaxFrames];
   return std::vector<RawFrame>(frames, frames + stackInto(jvmti, jni, slot, wait_start, frames));
 }

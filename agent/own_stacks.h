@@ -39,12 +39,12 @@ class OwnStacks {
   // there lengthens the critical section others wait for). The stack does not change during
   // the wait. In a JVMTI callback only.
   void readChainAtStart(JNIEnv* jni, const ThreadSlot& slot, int64_t wait_start);
-  // The stack of the calling thread (`slot` its own), innermost first, into `out` (room for
-  // kMaxFrames); its count, 0 when the VM cannot give it. From the chain kept for the wait
-  // that began at `wait_start`, else (or for 0: no wait, an allocation) one read now. In a
-  // JVMTI callback only.
-  size_t stackInto(jvmtiEnv* jvmti, JNIEnv* jni, const ThreadSlot& slot, int64_t wait_start, RawFrame* out);
-  std::vector<RawFrame> stack(jvmtiEnv* jvmti, JNIEnv* jni, const ThreadSlot& slot, int64_t wait_start);
+  // The stack of the calling thread (`slot` its own; null for a thread with none, which
+  // GetStackTrace walks), innermost first, into `out` (room for kMaxFrames); its count, 0 when
+  // the VM cannot give it. From the chain kept for the wait that began at `wait_start`, else
+  // (or for 0: no wait, an allocation) one read now. In a JVMTI callback only.
+  size_t stackInto(jvmtiEnv* jvmti, JNIEnv* jni, const ThreadSlot* slot, int64_t wait_start, RawFrame* out);
+  std::vector<RawFrame> stack(jvmtiEnv* jvmti, JNIEnv* jni, const ThreadSlot* slot, int64_t wait_start);
 
   bool checking() const { return check_; }
   // What happened so far, for the recording's end: "N stacks: H from the memo, ..." (empty
