@@ -3,7 +3,10 @@
  * callback at once. What a run with it costs over a run without any agent is what HotSpot
  * spends posting those events (leaving the fast lock paths, the state transitions around each
  * callback), which no work of the trace's own can remove. bench/lock_rounds.sh runs it beside
- * the agent: floor=-agentpath:build/lib/libmonitor_floor.so */
+ * the agent: floor=-agentpath:build/lib/libmonitor_floor.so. With the option `caps`
+ * (floorcaps=-agentpath:build/lib/libmonitor_floor.so=caps) it also holds the other
+ * capabilities the lock trace asks for at startup (agent/session.cpp, traceCapabilities), to
+ * tell whether holding them costs anything. */
 #include <jvmti.h>
 #include <stdio.h>
 #include <string.h>
@@ -22,12 +25,18 @@ static void JNICALL monitorWaited(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread, 
 }
 
 JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM* vm, char* options, void* reserved) {
-  (void)options, (void)reserved;
+  (void)reserved;
   jvmtiEnv* jvmti = NULL;
   if ((*vm)->GetEnv(vm, (void**)&jvmti, JVMTI_VERSION_1_2) != JNI_OK) return JNI_ERR;
   jvmtiCapabilities caps;
   memset(&caps, 0, sizeof caps);
   caps.can_generate_monitor_events = 1;
+  if (options && strstr(options, "caps")) {
+    caps.can_get_monitor_info = 1;
+    caps.can_generate_native_method_bind_events = 1;
+    caps.can_get_current_contended_monitor = 1;
+    caps.can_generate_early_vmstart = 1;
+  }
   jvmtiEventCallbacks callbacks;
   memset(&callbacks, 0, sizeof callbacks);
   callbacks.MonitorContendedEnter = contendedEnter;
