@@ -88,12 +88,12 @@ void LockOwners::look(JNIEnv* jni, int64_t now) {
     if (first) stack->second = jvmtiStack(jvmti_, owner);
     // The owner may have let the lock go before its stack was taken (the waiter's wait ends
     // only once it runs again): that stack is not where it held the lock.
-    if (ownerStill(jni, waiter, blocker, owner)) culprit.frames = stack->second;
+    if (ownerStill(jni, waiter, culprit.owner, blocker, owner)) culprit.frames = stack->second;
   }
   jni->PopLocalFrame(nullptr);
 }
 
-bool LockOwners::ownerStill(JNIEnv* jni, const Waiter& waiter, jobject blocker, jthread owner) {
+bool LockOwners::ownerStill(JNIEnv* jni, const Waiter& waiter, uint32_t owner_id, jobject blocker, jthread owner) {
   if (waiter.source == WaitSource::Park) {
     // A plain field read: the lock's owner now, against the one the look found.
     jthread now = trace_.exclusiveOwner(jni, blocker);
@@ -101,14 +101,19 @@ bool LockOwners::ownerStill(JNIEnv* jni, const Waiter& waiter, jobject blocker, 
     if (now) jni->DeleteLocalRef(now);
     return same;
   }
+  // Whether the owner was named by the words or by JVMTI (which may have seen the monitor
+  // handed to a new owner a moment before that one let it go again), the words say whether it
+  // holds the monitor still. Without them, JVMTI's owner is taken as it is (lock_owners.h).
   const MonitorOwnerWords* words = boundMonitorOwnerWords();
-  if (!words || waiter.owner_word == 0) return true;  // asked of JVMTI: asking again is a safepoint
-  bool same = false;
+  if (!words) return true;
+  bool held = false;
   registry_.withSlotsLocked([&](uint64_t, auto& slots) {
-    const auto slot = slots.find(waiter.wait.first);
-    same = slot != slots.end() && words->ownerWord(*slot->second, waiter.wait.second) == waiter.owner_word;
+    const auto waiting = slots.find(waiter.wait.first);
+    const auto owning = slots.find(owner_id);
+    held = waiting != slots.end() && owning != slots.end() &&
+           words->heldBy(*waiting->second, waiter.wait.second, *owning->second);
   });
-  return same;
+  return held;
 }
 
 jthread LockOwners::monitorOwner(JNIEnv* jni, jobject monitor) {

@@ -58,18 +58,32 @@ uintptr_t MonitorOwnerWords::pendingMonitor(uintptr_t thread) const {
   return monitor % 8 == 0 ? monitor : 0;
 }
 
+bool MonitorOwnerWords::waitsToEnter(const ThreadSlot& waiter, int64_t start_ns) {
+  return start_ns != 0 && waiter.wait_start_ns.load(std::memory_order_acquire) == start_ns &&
+         waiter.wait_source.load(std::memory_order_acquire) == static_cast<uint8_t>(WaitSource::MonitorEnter);
+}
+
 uint64_t MonitorOwnerWords::ownerWord(const ThreadSlot& waiter, int64_t start_ns) const {
-  const auto waits = [&] {
-    return waiter.wait_start_ns.load(std::memory_order_acquire) == start_ns &&
-           waiter.wait_source.load(std::memory_order_acquire) == static_cast<uint8_t>(WaitSource::MonitorEnter);
-  };
   const uintptr_t thread = javaThreadOf(waiter);
-  if (thread == 0 || start_ns == 0 || !waits()) return 0;
+  if (thread == 0 || !waitsToEnter(waiter, start_ns)) return 0;
   const uintptr_t monitor = pendingMonitor(thread);
   if (monitor == 0) return 0;
   const auto word = load<uint64_t>(monitor + static_cast<uintptr_t>(owner_));
   std::atomic_thread_fence(std::memory_order_acquire);
-  return waits() ? word : 0;
+  return waitsToEnter(waiter, start_ns) ? word : 0;
+}
+
+bool MonitorOwnerWords::heldBy(const ThreadSlot& waiter, int64_t start_ns, const ThreadSlot& owner) const {
+  const uintptr_t thread = javaThreadOf(waiter);
+  if (thread == 0 || !waitsToEnter(waiter, start_ns)) return false;
+  const uintptr_t monitor = pendingMonitor(thread);
+  if (monitor == 0) return false;
+  const auto word = load<uint64_t>(monitor + static_cast<uintptr_t>(owner_));
+  const uintptr_t object = word == kAnonymousOwner ? objectOf(monitor) : 0;
+  std::atomic_thread_fence(std::memory_order_acquire);
+  // Read while the waiter still waits, the monitor was alive: the words mean what they say.
+  if (!waitsToEnter(waiter, start_ns)) return false;
+  return names(word, owner) || (object != 0 && holdsOnLockStack(object, owner));
 }
 
 uint64_t MonitorOwnerWords::ownOwnerWord(JNIEnv* jni) const {
@@ -78,9 +92,13 @@ uint64_t MonitorOwnerWords::ownOwnerWord(JNIEnv* jni) const {
 }
 
 uintptr_t MonitorOwnerWords::anonymousOwnersObject(JNIEnv* jni, uint64_t word) const {
-  if (word != kAnonymousOwner || lock_stack_ < 0) return 0;
+  if (word != kAnonymousOwner) return 0;
   const uintptr_t monitor = pendingMonitor(javaThreadOf(jni));
-  if (monitor == 0) return 0;
+  return monitor == 0 ? 0 : objectOf(monitor);
+}
+
+uintptr_t MonitorOwnerWords::objectOf(uintptr_t monitor) const {
+  if (lock_stack_ < 0) return 0;
   // The WeakHandle's one field: where in the VM's oop storage the object's reference lies.
   const auto handle = load<uintptr_t>(monitor + static_cast<uintptr_t>(object_));
   if (handle == 0 || handle % 8 != 0) return 0;

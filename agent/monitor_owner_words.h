@@ -46,6 +46,10 @@ class MonitorOwnerWords {
   // `start_ns` (ThreadSlot::wait_start_ns) as a monitor enter; 0 when it no longer waits so,
   // waits for no monitor, or the monitor has no owner. Under the registry's mutex.
   uint64_t ownerWord(const ThreadSlot& waiter, int64_t start_ns) const;
+  // Whether the monitor `waiter` waits to enter (its wait that began at `start_ns`) is held by
+  // `owner`'s thread now: its owner word names it, or, an anonymous owner, the monitor's object
+  // is on its lock stack. False when the waiter no longer waits so. Under the registry's mutex.
+  bool heldBy(const ThreadSlot& waiter, int64_t start_ns, const ThreadSlot& owner) const;
   // The owner word of the monitor the calling thread (`jni` its own) waits to enter, in its
   // MonitorContendedEnter callback: it is counted as contending, so the monitor stays.
   uint64_t ownOwnerWord(JNIEnv* jni) const;
@@ -65,6 +69,11 @@ class MonitorOwnerWords {
   uintptr_t javaThreadOf(const ThreadSlot& slot) const;
   // The ObjectMonitor the JavaThread at `thread` waits to enter, 0 = none.
   uintptr_t pendingMonitor(uintptr_t thread) const;
+  // The object of `monitor`, 0 when this VM has no lock stacks to look for it in.
+  uintptr_t objectOf(uintptr_t monitor) const;
+  // Whether `waiter`'s slot still shows its monitor enter that began at `start_ns`: while it
+  // does, its pending monitor cannot be freed (the SAFETY note above).
+  static bool waitsToEnter(const ThreadSlot& waiter, int64_t start_ns);
 
   int64_t env_offset_ = 0;
   int64_t pending_monitor_ = -1;  // JavaThread::_current_pending_monitor
