@@ -17,6 +17,8 @@ void LockOwners::look(JNIEnv* jni, int64_t now) {
     bound_ = true;
     if (jclass thread = jni->FindClass("java/lang/Thread")) thread_id_ = jni->GetFieldID(thread, "tid", "J");
     if (jni->ExceptionCheck()) jni->ExceptionClear();
+    jvmtiCapabilities held{};
+    can_suspend_ = jvmti_->GetCapabilities(&held) == JVMTI_ERROR_NONE && held.can_suspend;
   }
   // Every local reference made below goes with this frame: the writer thread never returns to Java.
   if (jni->PushLocalFrame(6 * kMaxWaitersPerLook + 8) != JNI_OK) return;
@@ -65,9 +67,9 @@ void LockOwners::look(JNIEnv* jni, int64_t now) {
     if (!std::binary_search(going_on_.begin(), going_on_.end(), wait)) ++skipped_;
   waiting_budget_ = std::move(refused);
   // Waiters of one lock share its owner, and an owner's stack is taken once: one safepoint
-  // per contended monitor and one handshake per owner in a look, however many wait.
+  // per contended monitor and one stop per owner in a look, however many wait.
   seen_monitors_.clear();
-  std::map<uint32_t, std::vector<RawFrame>> owner_stacks;
+  std::vector<Found> found;
   for (const Waiter& waiter : waiters) {
     // A park on anything but a lock has no owner to look for: no pause, no budget.
     jobject blocker = waiter.source == WaitSource::Park ? trace_.parkBlocker(jni, waiter.thread) : nullptr;
@@ -83,37 +85,56 @@ void LockOwners::look(JNIEnv* jni, int64_t now) {
     LockCulprit& culprit = culprits_[waiter.wait];  // even when none is found: one look per wait
     jthread owner = waiter.owner_ref;
     culprit.owner = waiter.owner != 0 ? waiter.owner : ownerOf(jni, waiter, blocker, owner);
-    if (culprit.owner == 0) continue;
-    auto [stack, first] = owner_stacks.try_emplace(culprit.owner);
-    if (first) stack->second = jvmtiStack(jvmti_, owner);
-    // The owner may have let the lock go before its stack was taken (the waiter's wait ends
-    // only once it runs again): that stack is not where it held the lock.
-    if (ownerStill(jni, waiter, culprit.owner, blocker, owner)) culprit.frames = stack->second;
+    if (culprit.owner != 0) found.push_back({&waiter, culprit.owner, owner, blocker});
+  }
+  std::stable_sort(found.begin(), found.end(), [](const Found& a, const Found& b) { return a.owner < b.owner; });
+  for (size_t first = 0, end = 0; first < found.size(); first = end) {
+    for (end = first; end < found.size() && found[end].owner == found[first].owner;) ++end;
+    takeOwnerStack({found.data() + first, end - first}, jni);
   }
   jni->PopLocalFrame(nullptr);
 }
 
-bool LockOwners::ownerStill(JNIEnv* jni, const Waiter& waiter, uint32_t owner_id, jobject blocker, jthread owner) {
+void LockOwners::takeOwnerStack(std::span<const Found> waits, JNIEnv* jni) {
+  const Found& any = waits.front();
+  std::vector<RawFrame> frames;
+  std::vector<uint8_t> held(waits.size(), 0);
+  registry_.withSlotsLocked([&](uint64_t, auto& slots) {
+    // SAFETY (no deadlock): the owner is stopped only while this thread holds the registry's
+    // mutex, so it cannot be stopped inside the agent's code that holds the mutex (which makes
+    // JNI calls there, where a suspension takes effect); while it is stopped this thread takes
+    // no lock of the agent's, and the stop ends before the mutex is let go.
+    const bool stopped = can_suspend_ && jvmti_->SuspendThread(any.owner_ref) == JVMTI_ERROR_NONE;
+    frames = jvmtiStack(jvmti_, any.owner_ref);
+    for (size_t i = 0; i < waits.size(); ++i) held[i] = ownerStill(jni, slots, waits[i]);
+    if (stopped) jvmti_->ResumeThread(any.owner_ref);
+  });
+  // A stack taken once the owner had let the lock go (the waiter's wait ends only once it runs
+  // again) is not where it held the lock: that wait keeps its owner without a stack.
+  for (size_t i = 0; i < waits.size(); ++i) {
+    if (!held[i]) continue;
+    const auto culprit = culprits_.find(waits[i].waiter->wait);
+    if (culprit != culprits_.end()) culprit->second.frames = frames;
+  }
+}
+
+bool LockOwners::ownerStill(JNIEnv* jni, const std::unordered_map<uint32_t, ThreadSlot*>& slots, const Found& wait) {
+  const Waiter& waiter = *wait.waiter;
   if (waiter.source == WaitSource::Park) {
     // A plain field read: the lock's owner now, against the one the look found.
-    jthread now = trace_.exclusiveOwner(jni, blocker);
-    const bool same = now && jni->IsSameObject(now, owner);
+    jthread now = trace_.exclusiveOwner(jni, wait.blocker);
+    const bool same = now && jni->IsSameObject(now, wait.owner_ref);
     if (now) jni->DeleteLocalRef(now);
     return same;
   }
   // Whether the owner was named by the words or by JVMTI (which may have seen the monitor
   // handed to a new owner a moment before that one let it go again), the words say whether it
-  // holds the monitor still. Without them, JVMTI's owner is taken as it is (lock_owners.h).
+  // holds the monitor. Without them, JVMTI's owner is taken as it is (lock_owners.h).
   const MonitorOwnerWords* words = boundMonitorOwnerWords();
   if (!words) return true;
-  bool held = false;
-  registry_.withSlotsLocked([&](uint64_t, auto& slots) {
-    const auto waiting = slots.find(waiter.wait.first);
-    const auto owning = slots.find(owner_id);
-    held = waiting != slots.end() && owning != slots.end() &&
-           words->heldBy(*waiting->second, waiter.wait.second, *owning->second);
-  });
-  return held;
+  const auto waiting = slots.find(waiter.wait.first);
+  const auto owning = slots.find(wait.owner);
+  return waiting != slots.end() && owning != slots.end() && words->heldBy(*waiting->second, waiter.wait.second, *owning->second);
 }
 
 jthread LockOwners::monitorOwner(JNIEnv* jni, jobject monitor) {

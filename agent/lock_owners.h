@@ -11,11 +11,12 @@
 //     shared by its waiters);
 //   a park: the waiter's parkBlocker, when it is an AbstractOwnableSynchronizer, its
 //     exclusiveOwnerThread (plain field reads);
-//   then GetStackTrace(owner) (a handshake with the owner alone; once per owner and look),
-//   kept only if the owner still holds the lock once it is taken (ownerStill): a short
-//   critical section is often over before the handshake reaches the owner (Jetty's handlers
-//   on one lock: 26 of 39 owner stacks on JDK 25 were taken after the owner let go), and that
-//   stack is not where the lock was held; the owner is still named.
+//   then the owner's stack, taken with the owner stopped (SuspendThread, GetStackTrace,
+//   ResumeThread: handshakes with the owner alone; once per owner and look) and kept only if
+//   the owner holds the lock while stopped (ownerStill). A short critical section is often
+//   over before the look reaches the owner (Jetty's handlers on one lock: 26 of 39 owner
+//   stacks on JDK 25 were taken after the owner let go), and a check after an unstopped
+//   GetStackTrace may find the owner holding the lock again; the owner is named either way.
 // A wait shorter than the drain period may end before the look and then has no owner; waits
 // (Object.wait, parks on conditions) have none by nature: the thread that will notify is not
 // known until it does.
@@ -45,6 +46,8 @@
 
 #include <cstdint>
 #include <map>
+#include <span>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -98,11 +101,22 @@ class LockOwners {
   };
   // `blocker`: a park's blocker (a local reference), null for a monitor.
   uint32_t ownerOf(JNIEnv* jni, const Waiter& waiter, jobject blocker, jthread& owner_ref);
-  // Whether the lock `waiter` waits for is still held by the owner the look found (registry id
-  // `owner_id`, reference `owner`; a park's `blocker`), checked after the owner's stack was
-  // taken: a park's lock by its exclusiveOwnerThread, a monitor by the VM's words
-  // (monitor_owner_words.h: heldBy); true for a monitor on a VM whose words are not known.
-  bool ownerStill(JNIEnv* jni, const Waiter& waiter, uint32_t owner_id, jobject blocker, jthread owner);
+  // A wait given an owner by this look: the owner's registry id and local reference, and a
+  // park's blocker (null for a monitor).
+  struct Found {
+    const Waiter* waiter;
+    uint32_t owner;
+    jthread owner_ref;
+    jobject blocker;
+  };
+  // The stack of the owner of `waits` (all of one owner), given to those whose lock it held
+  // when the stack was taken: taken with the owner stopped (JVMTI SuspendThread, where this
+  // JVM grants it), and each lock's holding checked before the owner runs on.
+  void takeOwnerStack(std::span<const Found> waits, JNIEnv* jni);
+  // Whether the lock of `wait` is held by its owner now: a park's by its exclusiveOwnerThread,
+  // a monitor by the VM's words (monitor_owner_words.h: heldBy); true for a monitor on a VM
+  // whose words are not known. Under the registry's mutex (`slots`).
+  bool ownerStill(JNIEnv* jni, const std::unordered_map<uint32_t, ThreadSlot*>& slots, const Found& wait);
   // The owner of `monitor` (a local reference or null), looked up once per look.
   jthread monitorOwner(JNIEnv* jni, jobject monitor);
   uint32_t registryIdOf(JNIEnv* jni, jthread thread);
@@ -121,6 +135,7 @@ class LockOwners {
   std::vector<std::pair<jobject, jthread>> seen_monitors_;  // this look's monitors and their owners (local references)
   jfieldID thread_id_ = nullptr;  // java.lang.Thread.tid
   bool bound_ = false;
+  bool can_suspend_ = false;  // the owner is stopped while its stack is taken (takeOwnerStack)
   bool looks_due_ = false;
 };
 
