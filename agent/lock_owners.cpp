@@ -10,6 +10,24 @@ namespace {
 // The waiters one look considers (it keeps a few local references for each); the budget
 // (kLooksPerSecond) bounds the looks themselves.
 constexpr size_t kMaxWaitersPerLook = 32;
+
+// A thread stopped by SuspendThread for as long as this lives, if `jvmti` (null: not stopped)
+// could stop it; resumed on every way out, so that no owner is ever left stopped.
+class Stopped {
+ public:
+  Stopped(jvmtiEnv* jvmti, jthread thread)
+      : jvmti_(jvmti && jvmti->SuspendThread(thread) == JVMTI_ERROR_NONE ? jvmti : nullptr), thread_(thread) {}
+  ~Stopped() {
+    if (jvmti_) jvmti_->ResumeThread(thread_);
+  }
+  Stopped(const Stopped&) = delete;
+  Stopped& operator=(const Stopped&) = delete;
+
+ private:
+  jvmtiEnv* const jvmti_;
+  const jthread thread_;
+};
+
 }  // namespace
 
 void LockOwners::look(JNIEnv* jni, int64_t now) {
@@ -17,8 +35,14 @@ void LockOwners::look(JNIEnv* jni, int64_t now) {
     bound_ = true;
     if (jclass thread = jni->FindClass("java/lang/Thread")) thread_id_ = jni->GetFieldID(thread, "tid", "J");
     if (jni->ExceptionCheck()) jni->ExceptionClear();
-    jvmtiCapabilities held{};
-    can_suspend_ = jvmti_->GetCapabilities(&held) == JVMTI_ERROR_NONE && held.can_suspend;
+    // One JVMTI environment at a time may hold can_suspend (a debugger's JDWP needs it): asked
+    // for only now, once every agent of the command line has taken its own, and only if free.
+    jvmtiCapabilities potential{};
+    if (jvmti_->GetPotentialCapabilities(&potential) == JVMTI_ERROR_NONE && potential.can_suspend) {
+      jvmtiCapabilities suspend{};
+      suspend.can_suspend = 1;
+      can_suspend_ = jvmti_->AddCapabilities(&suspend) == JVMTI_ERROR_NONE;
+    }
   }
   // Every local reference made below goes with this frame: the writer thread never returns to Java.
   if (jni->PushLocalFrame(6 * kMaxWaitersPerLook + 8) != JNI_OK) return;
@@ -30,7 +54,8 @@ void LockOwners::look(JNIEnv* jni, int64_t now) {
   std::vector<WaitId> refused;  // this look's waits left for budget
   const MonitorOwnerWords* words = boundMonitorOwnerWords();
   // Under the registry's mutex only the slots are read and local references made: the
-  // JVMTI calls that may stop the VM come after it is released. A monitor enter's look is
+  // JVMTI calls that may stop the VM (the owners' safepoint) come after it is released; only
+  // an owner's stop needs it (takeOwnerStack). A monitor enter's look is
   // paid from the budget here, before any reference is made for it: under contention most
   // passes find the budget spent, and the references cost more than the rest of the pass.
   registry_.withSlotsLocked([&](uint64_t, auto& slots) {
@@ -104,10 +129,9 @@ void LockOwners::takeOwnerStack(std::span<const Found> waits, JNIEnv* jni) {
     // mutex, so it cannot be stopped inside the agent's code that holds the mutex (which makes
     // JNI calls there, where a suspension takes effect); while it is stopped this thread takes
     // no lock of the agent's, and the stop ends before the mutex is let go.
-    const bool stopped = can_suspend_ && jvmti_->SuspendThread(any.owner_ref) == JVMTI_ERROR_NONE;
+    const Stopped stopped(can_suspend_ ? jvmti_ : nullptr, any.owner_ref);
     frames = jvmtiStack(jvmti_, any.owner_ref);
     for (size_t i = 0; i < waits.size(); ++i) held[i] = ownerStill(jni, slots, waits[i]);
-    if (stopped) jvmti_->ResumeThread(any.owner_ref);
   });
   // A stack taken once the owner had let the lock go (the waiter's wait ends only once it runs
   // again) is not where it held the lock: that wait keeps its owner without a stack.
@@ -134,7 +158,19 @@ bool LockOwners::ownerStill(JNIEnv* jni, const std::unordered_map<uint32_t, Thre
   if (!words) return true;
   const auto waiting = slots.find(waiter.wait.first);
   const auto owning = slots.find(wait.owner);
-  return waiting != slots.end() && owning != slots.end() && words->heldBy(*waiting->second, waiter.wait.second, *owning->second);
+  if (waiting == slots.end() || owning == slots.end()) return false;
+  // A carrier with a virtual thread mounted holds the monitor for it: its stack is the
+  // carrier's own frames, and SuspendThread does not stop it (HotSpot 21+ only marks it).
+  if (owning->second->mounted_vthread.load(std::memory_order_relaxed) != 0) return false;
+  return words->heldBy(*waiting->second, waiter.wait.second, *owning->second);
+}
+
+LockOwners::~LockOwners() {
+  if (can_suspend_) {
+    jvmtiCapabilities suspend{};
+    suspend.can_suspend = 1;
+    jvmti_->RelinquishCapabilities(&suspend);  // free again for a debugger loaded later
+  }
 }
 
 jthread LockOwners::monitorOwner(JNIEnv* jni, jobject monitor) {

@@ -13,7 +13,12 @@
 //     exclusiveOwnerThread (plain field reads);
 //   then the owner's stack, taken with the owner stopped (SuspendThread, GetStackTrace,
 //   ResumeThread: handshakes with the owner alone; once per owner and look) and kept only if
-//   the owner holds the lock while stopped (ownerStill). A short critical section is often
+//   the owner holds the lock while stopped (ownerStill). Where the JVM does not grant
+//   can_suspend (another environment, a debugger's, holds it: one may at a time) the stack is
+//   taken unstopped and checked after, which an owner that took the lock again passes.
+//   The registry's mutex is held while the owner is stopped (the SAFETY note in
+//   takeOwnerStack): threads that start, end or begin a contended enter meanwhile wait for the
+//   owner to reach its next safepoint poll, once per owner and look. A short critical section is often
 //   over before the look reaches the owner (Jetty's handlers on one lock: 26 of 39 owner
 //   stacks on JDK 25 were taken after the owner let go), and a check after an unstopped
 //   GetStackTrace may find the owner holding the lock again; the owner is named either way.
@@ -73,6 +78,9 @@ class LockOwners {
 
   LockOwners(jvmtiEnv* jvmti, ThreadRegistry& registry, LockTrace& trace)
       : jvmti_(jvmti), registry_(registry), trace_(trace) {}
+  ~LockOwners();
+  LockOwners(const LockOwners&) = delete;
+  LockOwners& operator=(const LockOwners&) = delete;
 
   // Looks for the owners of the waits that have lasted the threshold by `now` (monotonic) and
   // were not looked at yet. Before the writer drains the trace's events.
@@ -135,7 +143,7 @@ class LockOwners {
   std::vector<std::pair<jobject, jthread>> seen_monitors_;  // this look's monitors and their owners (local references)
   jfieldID thread_id_ = nullptr;  // java.lang.Thread.tid
   bool bound_ = false;
-  bool can_suspend_ = false;  // the owner is stopped while its stack is taken (takeOwnerStack)
+  bool can_suspend_ = false;  // held (asked for at the first look): owners are stopped while their stack is taken
   bool looks_due_ = false;
 };
 

@@ -80,9 +80,6 @@ jvmtiCapabilities traceCapabilities(uint32_t trace, const Options& options, bool
     // monitor waits' owners unnamed (lock_owners.h gets no contended monitor).
     caps.can_get_current_contended_monitor = startup ? 1 : 0;
     caps.can_generate_early_vmstart = startup ? 1 : 0;
-    // To stop an owner while its stack is taken (lock_owners.h); after an attach only where
-    // the JVM offers it (addCapabilities).
-    caps.can_suspend = startup ? 1 : 0;
   }
   return caps;
 }
@@ -128,7 +125,6 @@ bool addCapabilities(jvmtiEnv* jvmti, Options& options, bool startup, std::strin
       dropped += std::string(dropped.empty() ? "" : ", ") + trace.name;
     }
   }
-  if (!startup && (options.traces & kTraceLock) && potential.can_suspend) caps.can_suspend = 1;
   if (const jvmtiError code = jvmti->AddCapabilities(&caps); code != JVMTI_ERROR_NONE) {
     error = "stackscope: cannot get the JVMTI capabilities it needs (error " + std::to_string(code) + ")";
     return false;

@@ -286,6 +286,24 @@ TEST_F(LockTrace, OwnerStacksOfShortCriticalSectionsAreWhereTheOwnerHeldTheLock)
   EXPECT_GE(kept, 3) << owners.dump(1);
 }
 
+// A debugger beside the trace: JDWP needs can_suspend, which one JVMTI environment at a time
+// may hold. The lock trace asks for it only at its first look, once the command line's agents
+// have taken theirs, and only if free (lock_owners.h): the JVM starts with both, the debugger
+// listens, and the owners are found as without it (their stacks then taken unstopped).
+TEST_F(LockTrace, ADebuggerLoadedBesideTheTraceKeepsItsCapabilities) {
+  const std::string path = file("debugged.ssr");
+  const ProcessResult rec =
+      record("lock", path, {}, {"-agentlib:jdwp=transport=dt_socket,server=y,suspend=n,address=127.0.0.1:0"});
+  ASSERT_EQ(rec.exit_code, 0) << rec.err;
+  EXPECT_NE(rec.out.find("Listening for transport dt_socket at address:"), std::string::npos) << rec.out;
+  const auto t = truth(rec.out);
+  ASSERT_EQ(t.at("rounds"), kRounds) << rec.out;
+  const json owners = report(path, {"--view", "locks[" + kLockWaits + "$Monitor]/owners", "--metric", "count"});
+  ASSERT_FALSE(owners.at("owners").empty()) << owners.dump(1);
+  EXPECT_EQ(owners.at("owners")[0].at("value"), "holder-monitor") << owners.dump(1);
+  EXPECT_GE(owners.at("owners")[0].at("count").get<int>(), kRounds * 9 / 10) << owners.dump(1);
+}
+
 // With the trace off, the same program leaves no lock record and no lock or wait events.
 TEST_F(LockTrace, TraceOffRecordsNoWaits) {
   const std::string path = file("off.ssr");
