@@ -9,13 +9,31 @@
  * tell whether holding them costs anything. */
 #include <jvmti.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+/* Option `entered_ns=N`: each MonitorContendedEntered callback busy-waits N ns, as long as the
+ * lock trace's own work there might take: what a callback's time costs a contended program
+ * beyond the time itself (the thread holds the monitor during the callback). */
+static long entered_ns = 0;
+
+static long long nowNs(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
 
 static void JNICALL contendedEnter(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread, jobject object) {
   (void)jvmti, (void)jni, (void)thread, (void)object;
 }
 static void JNICALL contendedEntered(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread, jobject object) {
   (void)jvmti, (void)jni, (void)thread, (void)object;
+  if (entered_ns > 0) {
+    const long long end = nowNs() + entered_ns;
+    while (nowNs() < end) {
+    }
+  }
 }
 static void JNICALL monitorWait(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread, jobject object, jlong timeout) {
   (void)jvmti, (void)jni, (void)thread, (void)object, (void)timeout;
@@ -31,6 +49,8 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM* vm, char* options, void* reserved) {
   jvmtiCapabilities caps;
   memset(&caps, 0, sizeof caps);
   caps.can_generate_monitor_events = 1;
+  const char* entered = options ? strstr(options, "entered_ns=") : NULL;
+  if (entered) entered_ns = strtol(entered + strlen("entered_ns="), NULL, 10);
   if (options && strstr(options, "caps")) {
     caps.can_get_monitor_info = 1;
     caps.can_generate_native_method_bind_events = 1;
