@@ -7,8 +7,10 @@
 // Rule: the mutex is held only around the vector operations, never across a JVMTI or JNI call
 // (one that may reach a safepoint would stall the writer behind a stopped thread).
 //
-// The writer may sleep up to a second while nothing comes (writer_pacing.h): the first push
-// after a drain wakes it, so that the event's frames are named soon and a burst is not dropped.
+// The writer may sleep up to a second (writer_pacing.h): an event with a stack it has not
+// named yet wakes it, so that the event's frames are named soon, and so does the push that
+// fills a quarter of the queue, so that a burst is not dropped. An item without a stack of its
+// own (no `frames` vector) wakes it as the first after a drain.
 //
 // An event's stack may be queued with it into the queue's one flat frame store (push with
 // frames): no allocation per event once the stores have grown, where a vector per event was
@@ -23,6 +25,7 @@
 #include <span>
 #include <vector>
 
+#include "agent/named_stacks.h"
 #include "agent/sample_slot.h"
 #include "agent/writer_pacing.h"
 
@@ -47,7 +50,9 @@ class BoundedQueue {
   void drop() { dropped_.fetch_add(1, std::memory_order_relaxed); }
 
   void push(T&& item) {
-    pushWith(std::move(item), 0, [](T&) {});
+    uint64_t stack = 0;
+    if constexpr (requires { std::span<const RawFrame>(item.frames); }) stack = NamedStacks::hashOf(item.frames);
+    pushWith(std::move(item), 0, stack, [](T&) {});
   }
 
   // At most this many frames wait in a store (64 MiB): an event whose frames would not fit is
@@ -57,7 +62,7 @@ class BoundedQueue {
 
   // Queues `item` with a copy of `frames` in the frame store; item.frames says where.
   void push(T&& item, std::span<const RawFrame> frames) {
-    pushWith(std::move(item), frames.size(), [&](T& queued) {
+    pushWith(std::move(item), frames.size(), NamedStacks::hashOf(frames), [&](T& queued) {
       queued.frames = {static_cast<uint32_t>(frames_.size()), static_cast<uint32_t>(frames.size())};
       frames_.insert(frames_.end(), frames.begin(), frames.end());
     });
@@ -89,9 +94,9 @@ class BoundedQueue {
 
  private:
   // Queues `item` after `fill(item)`, both under the lock, unless the queue or the frame
-  // store (for `frame_count` more) is full.
+  // store (for `frame_count` more) is full. `stack`: the hash of its stack, 0 for none.
   template <typename Fill>
-  void pushWith(T&& item, size_t frame_count, Fill&& fill) {
+  void pushWith(T&& item, size_t frame_count, uint64_t stack, Fill&& fill) {
     size_t size = 0;
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -104,7 +109,12 @@ class BoundedQueue {
       size = queue_.size();
       queued_.store(size, std::memory_order_relaxed);
     }
-    if (wake_ && size == 1) wake_->nudge();
+    if (!wake_) return;
+    if (size == capacity_ / 4 || (stack == 0 && size == 1)) {
+      wake_->nudge();
+    } else if (stack != 0) {
+      wake_->nudgeFor(stack);
+    }
   }
 
   const size_t capacity_;

@@ -47,7 +47,7 @@ void LockOwners::look(JNIEnv* jni, int64_t now) {
   // Every local reference made below goes with this frame: the writer thread never returns to Java.
   if (jni->PushLocalFrame(6 * kMaxWaitersPerLook + 8) != JNI_OK) return;
   going_on_.clear();
-  looks_due_ = false;
+  unlooked_.clear();
   looks_.refill(now);
   short_looks_.refill(now);
   std::vector<Waiter> waiters;
@@ -66,7 +66,7 @@ void LockOwners::look(JNIEnv* jni, int64_t now) {
       going_on_.push_back(wait);
       const auto source = static_cast<WaitSource>(slot->wait_source.load(std::memory_order_relaxed));
       const bool may_look = source != WaitSource::ObjectWait && slot->thread_ref && culprits_.count(wait) == 0;
-      looks_due_ = looks_due_ || may_look;
+      if (may_look) unlooked_.push_back(wait);
       if (!may_look || now - start < trace_.thresholdNs() || waiters.size() >= kMaxWaitersPerLook) continue;
       if (source == WaitSource::MonitorEnter && !budgetFor(now - start).take()) {
         refused.push_back(wait);  // tried again at the next look while it lasts
@@ -118,6 +118,24 @@ void LockOwners::look(JNIEnv* jni, int64_t now) {
     takeOwnerStack({found.data() + first, end - first}, jni);
   }
   jni->PopLocalFrame(nullptr);
+  planNextLook(now);
+}
+
+void LockOwners::planNextLook(int64_t now) {
+  // A wait that begins from now on may have a look at its threshold, from the budget the
+  // threshold falls in.
+  const int64_t threshold = trace_.thresholdNs();
+  trace_.ownerLooksFrom(budgetFor(threshold).nextAt());
+  // The waits seen going on without a look: each once it has lasted the threshold and its
+  // budget has a look. A wait that has lasted kLongWaitNs, from the other budget, is looked at
+  // within kLookGapNs: waking for each wait that might last so long would be waking every
+  // drain period under steady contention, which is what this spares.
+  next_look_ns_ = INT64_MAX;
+  for (const auto& [slot, start] : unlooked_) {
+    if (culprits_.count({slot, start}) != 0) continue;  // looked at by this look
+    const int64_t due = std::max(start + threshold, budgetFor(std::max(threshold, now - start)).nextAt());
+    next_look_ns_ = std::min({next_look_ns_, due, now + kLookGapNs});
+  }
 }
 
 void LockOwners::takeOwnerStack(std::span<const Found> waits, JNIEnv* jni) {

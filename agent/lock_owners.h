@@ -75,6 +75,8 @@ class LockOwners {
   static constexpr int kLooksAtOnce = 40;
   static constexpr int kShortLooksPerSecond = 1;
   static constexpr int kShortLooksAtOnce = 10;
+  // While waits come that no look saw, the writer looks at least this often (writer_pacing.h).
+  static constexpr int64_t kLookGapNs = 100'000'000;
 
   LockOwners(jvmtiEnv* jvmti, ThreadRegistry& registry, LockTrace& trace)
       : jvmti_(jvmti), registry_(registry), trace_(trace) {}
@@ -85,9 +87,9 @@ class LockOwners {
   // Looks for the owners of the waits that have lasted the threshold by `now` (monotonic) and
   // were not looked at yet. Before the writer drains the trace's events.
   void look(JNIEnv* jni, int64_t now);
-  // Whether the last look saw a wait going on that was not looked at yet: the writer looks
-  // again soon (writer_pacing.h).
-  bool looksDue() const { return looks_due_; }
+  // When (monotonic) the writer should look again (writer_pacing.h, planNextLook); INT64_MAX
+  // while the last look saw no wait going on that may want one.
+  int64_t nextLookNs() const { return next_look_ns_; }
   // The culprit of a drained wait, taken out (null when none was found).
   bool take(uint32_t slot_id, int64_t start_ns, LockCulprit& out);
   // After the drain: forgets culprits of waits over before the last look, whose events were
@@ -125,6 +127,9 @@ class LockOwners {
   // a monitor by the VM's words (monitor_owner_words.h: heldBy); true for a monitor on a VM
   // whose words are not known. Under the registry's mutex (`slots`).
   bool ownerStill(JNIEnv* jni, const std::unordered_map<uint32_t, ThreadSlot*>& slots, const Found& wait);
+  // After a look: when the next is due (nextLookNs), and from when a wait that begins wakes
+  // the writer for one (LockTrace::ownerLooksFrom).
+  void planNextLook(int64_t now);
   // The owner of `monitor` (a local reference or null), looked up once per look.
   jthread monitorOwner(JNIEnv* jni, jobject monitor);
   uint32_t registryIdOf(JNIEnv* jni, jthread thread);
@@ -136,6 +141,7 @@ class LockOwners {
   LockTrace& trace_;
   std::map<WaitId, LockCulprit> culprits_;
   std::vector<WaitId> going_on_;  // the waits the last look saw
+  std::vector<WaitId> unlooked_;  // those of them that may want a look and had none before it
   RateBudget looks_{kLooksPerSecond, kLooksAtOnce};                 // for waits of kLongWaitNs or more
   RateBudget short_looks_{kShortLooksPerSecond, kShortLooksAtOnce};  // for shorter ones
   std::vector<WaitId> waiting_budget_;  // the waits the last look refused for budget
@@ -144,7 +150,7 @@ class LockOwners {
   jfieldID thread_id_ = nullptr;  // java.lang.Thread.tid
   bool bound_ = false;
   bool can_suspend_ = false;  // held (asked for at the first look): owners are stopped while their stack is taken
-  bool looks_due_ = false;
+  int64_t next_look_ns_ = INT64_MAX;
 };
 
 }  // namespace stackscope::agent

@@ -9,6 +9,38 @@
 
 namespace stackscope::agent {
 
+namespace {
+
+// The owners the calling thread's monitor enters named lately (LockTrace::ownerNow): owner
+// word -> registry id. A word names the thread it named before for as long as no thread came
+// or went (the registry's generation): a JavaThread* or a stack address is another thread's
+// only once that one ended. Under steady contention a few threads own the monitors a thread
+// waits for, and the scan of the registry under its mutex at every enter is the most costly
+// step of the trace's own work on its waiting threads (LockContention, docs/benchmarks.md).
+struct NamedOwners {
+  static constexpr int kSize = 4;
+  uint64_t generation = ~uint64_t{0};
+  uint64_t words[kSize] = {};
+  uint32_t ids[kSize] = {};
+  int next = 0;
+
+  uint32_t find(uint64_t now_generation, uint64_t word) const {
+    if (now_generation != generation) return 0;
+    for (int i = 0; i < kSize; ++i)
+      if (words[i] == word) return ids[i];
+    return 0;
+  }
+  void remember(uint64_t at_generation, uint64_t word, uint32_t id) {
+    if (at_generation != generation) *this = {at_generation};
+    words[next] = word;
+    ids[next] = id;
+    next = (next + 1) % kSize;
+  }
+};
+thread_local NamedOwners t_named_owners;
+
+}  // namespace
+
 bool LockTrace::init(JNIEnv* jni) {
   jclass thread = jni->FindClass("java/lang/Thread");
   if (thread) park_blocker_ = jni->GetFieldID(thread, "parkBlocker", "Ljava/lang/Object;");
@@ -36,8 +68,10 @@ void LockTrace::begin(JNIEnv* jni, WaitSource source) {
   slot->wait_owner = source == WaitSource::MonitorEnter ? ownerNow(jni, *slot) : 0;
   slot->wait_source.store(static_cast<uint8_t>(source), std::memory_order_relaxed);
   slot->wait_start_ns.store(start, std::memory_order_release);
-  // The writer, if in a long sleep, looks again soon: this wait may outlast the threshold.
-  if (source != WaitSource::ObjectWait && wake_) wake_->nudge();
+  // The writer, if in a long sleep, looks again soon: this wait may outlast the threshold. Not
+  // while the look budget is spent: the writer wakes when it has a look again (writer_pacing.h).
+  if (source != WaitSource::ObjectWait && wake_ && start >= owner_looks_from_ns_.load(std::memory_order_relaxed))
+    wake_->nudge();
 }
 
 uint32_t LockTrace::ownerNow(JNIEnv* jni, const ThreadSlot& self) {
@@ -47,12 +81,19 @@ uint32_t LockTrace::ownerNow(JNIEnv* jni, const ThreadSlot& self) {
   const uintptr_t object = words->anonymousOwnersObject(jni, word);
   // Named now, while the owner holds the monitor and so lives: a JavaThread* or a stack
   // address named later could be a thread's started since the owner ended.
+  // An anonymous owner (a lock stack's) changes as the locks do: not remembered.
+  if (!object) {
+    if (const uint32_t known = t_named_owners.find(registry_.generation(), word)) return known;
+  }
   uint32_t owner = 0;
   const auto consider = [&](const ThreadSlot& other) {
     if (owner != 0 || &other == &self) return;
     if (object ? words->holdsOnLockStack(object, other) : words->names(word, other)) owner = other.id;
   };
-  registry_.forEachLocked(consider);
+  registry_.withSlotsLocked([&](uint64_t generation, auto& slots) {
+    for (auto& [id, other] : slots) consider(*other);
+    if (!object && owner != 0) t_named_owners.remember(generation, word, owner);
+  });
   // One lock at a time (thread_registry.h's lock order).
   if (owner == 0 && by_tid_) by_tid_->forEachLocked([&](const ThreadSlot& other, bool adopted) { if (adopted) consider(other); });
   return owner;

@@ -102,6 +102,10 @@ class LockTrace {
   void drop() { queue_.drop(); }
   void push(LockWait&& wait) { queue_.push(std::move(wait)); }
 
+  // Writer thread (lock_owners.h), after each look: from when (monotonic) the look budget has
+  // a look again. A wait that begins before then does not wake the writer for one.
+  void ownerLooksFrom(int64_t ns) { owner_looks_from_ns_.store(ns, std::memory_order_relaxed); }
+
   // Writer thread: moves every queued wait into `out` (cleared first).
   void takeAll(std::vector<LockWait>& out) { queue_.takeAll(out); }
   uint64_t dropped() const { return queue_.dropped(); }
@@ -121,6 +125,7 @@ class LockTrace {
   ObjectClassNames class_names_;
   WriterWake* const wake_;
   std::atomic<bool> ready_{false};  // init done: the fields below are set
+  std::atomic<int64_t> owner_looks_from_ns_{0};  // ownerLooksFrom
   jfieldID park_blocker_ = nullptr;     // java.lang.Thread.parkBlocker
   jclass ownable_ = nullptr;            // AbstractOwnableSynchronizer (global reference)
   jfieldID exclusive_owner_ = nullptr;  // its exclusiveOwnerThread

@@ -21,6 +21,9 @@ class RateBudget {
     refilled_ns_ = now_ns;
   }
 
+  // When (monotonic) take() next succeeds, as of the last refill: that time itself while one is left.
+  int64_t nextAt() const { return refilled_ns_ + std::max<int64_t>(0, cost_ns_ - left_ns_); }
+
   // Spends one operation; false, spending nothing, when less than one is left.
   bool take() {
     if (left_ns_ < cost_ns_) return false;

@@ -22,6 +22,18 @@ class RawStackCache {
   static constexpr size_t kMaxEntries = 1 << 16;
   static constexpr size_t kMaxFramesHeld = 1 << 20;  // 16 MiB of RawFrame
 
+  // FNV-1a over the top id and each frame's method and bci (RawFrame has padding: not memcmp).
+  static uint64_t hashOf(uint32_t top, std::span<const RawFrame> frames) {
+    uint64_t h = 1469598103934665603ull;
+    const auto mix = [&h](uint64_t v) { h = (h ^ v) * 1099511628211ull; };
+    mix(top);
+    for (const RawFrame& f : frames) {
+      mix(reinterpret_cast<uintptr_t>(f.method));
+      mix(static_cast<uint32_t>(f.bci));
+    }
+    return h;
+  }
+
   // The stack's id, 0 when not known.
   uint32_t find(uint32_t top, std::span<const RawFrame> frames) const {
     const auto it = entries_.find(hashOf(top, frames));
@@ -56,18 +68,6 @@ class RawStackCache {
     for (size_t i = 0; i < a.size(); ++i)
       if (a[i].bci != b[i].bci || a[i].method != b[i].method) return false;
     return true;
-  }
-
-  // FNV-1a over the top id and each frame's method and bci (RawFrame has padding: not memcmp).
-  static uint64_t hashOf(uint32_t top, std::span<const RawFrame> frames) {
-    uint64_t h = 1469598103934665603ull;
-    const auto mix = [&h](uint64_t v) { h = (h ^ v) * 1099511628211ull; };
-    mix(top);
-    for (const RawFrame& f : frames) {
-      mix(reinterpret_cast<uintptr_t>(f.method));
-      mix(static_cast<uint32_t>(f.bci));
-    }
-    return h;
   }
 
   std::unordered_map<uint64_t, Entry> entries_;  // by hash; a collision just replaces the entry

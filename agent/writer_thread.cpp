@@ -46,7 +46,10 @@ void WriterThread::run(void* self_ptr, JNIEnv* jni, AgentThread& thread) {
   auto& self = *static_cast<WriterThread*>(self_ptr);
   for (;;) {
     const int64_t period = self.pacing_.periodNs();
-    const int64_t until = std::min({monotonicNs() + period, self.next_status_ns_, self.next_flush_ns_});
+    const int64_t now = monotonicNs();
+    // An owner look the budget allows before the period ends, but not sooner than the shortest sleep.
+    const int64_t look = std::max(self.next_look_ns_, now + WriterPacing::kShortestNs);
+    const int64_t until = std::min({now + period, self.next_status_ns_, self.next_flush_ns_, look});
     // A nudge between this and the sleep is not lost: it makes sleepUntil return at once.
     if (period > WriterPacing::kShortestNs) self.in_.wake->sleepingLong(true);
     const bool go_on = thread.sleepUntil(until);
@@ -138,12 +141,13 @@ void WriterThread::cycle(JNIEnv* jni, bool last) {
   if (in_.options->native && !last) native::refreshLoadedUnwindModules();
   releaseStoppedRings();
   fullest_ = 0;
-  stacks_drained_ = false;
+  new_stacks_ = false;
   drainMeta();
   drainRing(jni);
   if (in_.lock_owners && !last) in_.lock_owners->look(jni, now);  // before the waits are drained
   drainTraces(jni, last);
-  pacing_.next(fullest_, now - last_cycle_ns_, stacks_drained_ || (in_.lock_owners && in_.lock_owners->looksDue()));
+  next_look_ns_ = in_.lock_owners && !last ? in_.lock_owners->nextLookNs() : INT64_MAX;
+  pacing_.next(fullest_, now - last_cycle_ns_, new_stacks_ || next_look_ns_ <= now + WriterPacing::kShortestNs);
   last_cycle_ns_ = now;
 
   if (last || now >= next_status_ns_) {
@@ -180,14 +184,13 @@ void WriterThread::cycle(JNIEnv* jni, bool last) {
   ended_.clear();
 }
 
-void WriterThread::noteDrained(size_t count, size_t capacity, bool with_stacks) {
+void WriterThread::noteDrained(size_t count, size_t capacity) {
   fullest_ = std::max(fullest_, static_cast<double>(count) / static_cast<double>(std::max<size_t>(capacity, 1)));
-  stacks_drained_ = stacks_drained_ || (with_stacks && count != 0);
 }
 
 void WriterThread::drainMeta() {
   in_.meta->takeAll(meta_batch_);
-  noteDrained(meta_batch_.size(), MetaQueue::kPacedCapacity, false);
+  noteDrained(meta_batch_.size(), MetaQueue::kPacedCapacity);
   for (const MetaEvent& event : meta_batch_) {
     if (event.has_record) {
       in_.writer->writeThread(event.record);
@@ -251,7 +254,7 @@ void WriterThread::drainRing(JNIEnv* jni) {
     }
     in_.ring->pop();
   }
-  noteDrained(drained, in_.ring->capacity(), true);
+  noteDrained(drained, in_.ring->capacity());
 }
 
 void WriterThread::writeStack(JNIEnv* jni, const SampleSlot& slot) {

@@ -115,9 +115,8 @@ class WriterThread {
   // One round of draining and writing; `last` finishes the file. io_mutex_ held.
   void cycle(JNIEnv* jni, bool last);
   void drainMeta();
-  // A buffer this drain found `count` full of its `capacity`, of events `with_stacks` or
-  // not: for the next sleep (writer_pacing.h).
-  void noteDrained(size_t count, size_t capacity, bool with_stacks);
+  // A buffer this drain found `count` full of its `capacity`: for the next sleep (writer_pacing.h).
+  void noteDrained(size_t count, size_t capacity);
   void drainRing(JNIEnv* jni);
   void writeStack(JNIEnv* jni, const SampleSlot& slot);
   format::Frame frameOf(JNIEnv* jni, const RawFrame& raw);
@@ -168,10 +167,11 @@ class WriterThread {
   int64_t next_status_ns_ = 0;  // monotonic
   int64_t next_flush_ns_ = 0;   // monotonic
   int64_t next_scan_ns_ = 0;    // monotonic: the next look for native threads
+  int64_t next_look_ns_ = INT64_MAX;  // monotonic: the lock owners' next look (lock_owners.h)
   WriterPacing pacing_;
   int64_t last_cycle_ns_ = 0;  // monotonic
   double fullest_ = 0;           // of this cycle's buffers, as noteDrained saw them
-  bool stacks_drained_ = false;  // this cycle drained an event with a stack
+  bool new_stacks_ = false;      // this cycle named a stack not seen before (traceStack)
   std::optional<Rotation> rotation_;  // set by start()
   uint64_t samples_before_ = 0;       // in the files before the current one
   uint64_t lost_reported_[format::kLostReasonMax + 1] = {};

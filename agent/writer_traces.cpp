@@ -17,11 +17,11 @@ void WriterThread::drainTraces(JNIEnv* jni, bool last) {
       in_.writer->writeGc({c.start_ns, c.end_ns - c.start_ns, collector.empty() ? 0 : in_.writer->internString(collector),
                            c.cause[0] ? in_.writer->internString(c.cause) : 0});
     });
-    noteDrained(drained, GcTrace::kCapacity, false);
+    noteDrained(drained, GcTrace::kCapacity);
   }
   if (ExceptionTrace* exceptions = in_.exceptions) {
     exceptions->takeAll(exception_batch_, exception_batch_frames_);
-    noteDrained(exception_batch_.size(), ExceptionTrace::kMaxQueued, true);
+    noteDrained(exception_batch_.size(), ExceptionTrace::kMaxQueued);
     for (const ThrownException& thrown : exception_batch_) {
       if (thrown.thread != 0) ensureThreadRecord(thrown.thread);
       uint32_t& top = exception_frames_[{thrown.class_name, thrown.uncaught}];
@@ -48,7 +48,7 @@ void WriterThread::drainTraces(JNIEnv* jni, bool last) {
   }
   if (ThreadParents* parents = in_.thread_parents) {
     parents->takeAll(thread_start_batch_);
-    noteDrained(thread_start_batch_.size(), ThreadParents::kMaxQueued, true);
+    noteDrained(thread_start_batch_.size(), ThreadParents::kMaxQueued);
     for (const ThreadStartNote& start : thread_start_batch_) {
       if (start.parent != 0) ensureThreadRecord(start.parent);
       in_.writer->writeThreadParent({start.time_ns, start.parent, traceStack(jni, 0, start.frames), start.child_java_id});
@@ -103,7 +103,7 @@ void WriterThread::drainTraces(JNIEnv* jni, bool last) {
 
 void WriterThread::drainAllocs(JNIEnv* jni) {
   in_.allocs->takeAll(alloc_batch_);
-  noteDrained(alloc_batch_.size(), AllocTrace::kMaxQueued, true);
+  noteDrained(alloc_batch_.size(), AllocTrace::kMaxQueued);
   for (const SampledAllocation& sampled : alloc_batch_) {
     if (sampled.thread != 0) ensureThreadRecord(sampled.thread);
     const uint32_t stack = traceStack(jni, 0, sampled.frames);
@@ -117,17 +117,24 @@ void WriterThread::drainAllocs(JNIEnv* jni) {
     ++freed_count;
     in_.writer->writeObjectFree({freed.time_ns, freed.tag});
   });
-  noteDrained(freed_count, AllocTrace::kFreedCapacity, false);
+  noteDrained(freed_count, AllocTrace::kFreedCapacity);
 }
 
 uint32_t WriterThread::traceStack(JNIEnv* jni, uint32_t top, std::span<const RawFrame> frames,
                                   ExceptionTrace* construction) {
-  if (const uint32_t known = stack_cache_.find(top, frames)) return known;
+  if (const uint32_t known = stack_cache_.find(top, frames)) {
+    in_.wake->named(frames);  // again: another stack may have pushed it out of the table
+    return known;
+  }
+  new_stacks_ = true;
   const size_t skip = construction ? construction->constructionFrames(jni, frames) : 0;
   const uint64_t placeholders = methods_.placeholdersGiven();
   const uint32_t stack = internRawStack(jni, top, frames, skip);
   // A native frame in no module yet is named again next time (method_resolver.h): not kept.
-  if (methods_.placeholdersGiven() == placeholders) stack_cache_.remember(top, frames, stack);
+  if (methods_.placeholdersGiven() == placeholders) {
+    stack_cache_.remember(top, frames, stack);
+    in_.wake->named(frames);
+  }
   return stack;
 }
 
@@ -152,7 +159,7 @@ uint32_t WriterThread::internRawStack(JNIEnv* jni, uint32_t top, std::span<const
 
 void WriterThread::drainLocks(JNIEnv* jni) {
   in_.locks->takeAll(lock_batch_);
-  noteDrained(lock_batch_.size(), LockTrace::kMaxQueued, true);
+  noteDrained(lock_batch_.size(), LockTrace::kMaxQueued);
   for (const LockWait& wait : lock_batch_) {
     if (wait.thread != 0) ensureThreadRecord(wait.thread);
     ensureAnnotation(wait.annotation);

@@ -53,6 +53,26 @@ TEST_F(WriterPacing, AQuietRecordingWakesItsWriterAboutOnceASecond) {
   expectFewWakes("lock", file("lock.ssr"));
 }
 
+// LockContention's four threads wait for two locks all the time, at a few stacks: events
+// whose stacks the writer named before, and waits that may want an owner look while the look
+// budget has none. The writer then drains them at its own pace and looks within
+// LockOwners::kLookGapNs, about 12 wakes a second with the flush and the status; draining them
+// every 20 ms, as it did before, was 50 a second.
+TEST_F(WriterPacing, SteadyLockWaitsLetTheWriterSleep) {
+  Child jvm(javaCommand("LockContention", {"4", "2000000"},
+                        {"-agentpath:" + agentPath() + "=event=lock,file=" + file("steady.ssr")}));
+  std::this_thread::sleep_for(std::chrono::seconds(3));  // started, and the first looks' burst spent
+  const long before = voluntarySwitches(jvm.pid(), "stackscope-writ");
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  const long after = voluntarySwitches(jvm.pid(), "stackscope-writ");
+  ASSERT_GE(before, 0) << "no writer thread";
+  EXPECT_LE(after - before, 50);
+  const ProcessResult result = jvm.wait(std::chrono::seconds(120));
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const json locks = report(file("steady.ssr"), {"--event", "lock", "--view", "locks"});
+  EXPECT_NE(find(locks, "locks", "value", "java.lang.Object"), nullptr) << locks.dump(1);
+}
+
 // Throws sleeps 3 s, then throws 450 000 exceptions within about half a second: at 1 s
 // sleeps the queue (65 536) would overflow many times (384 464 dropped in a trial build
 // without the wake); the first exception wakes the writer, whose drains then find events and

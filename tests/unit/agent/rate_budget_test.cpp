@@ -29,6 +29,20 @@ TEST(RateBudget, StartsFullThenEarnsItsRate) {
   EXPECT_FALSE(budget.take());
 }
 
+// The writer sleeps until the budget has an operation again (lock_owners.h, planNextLook).
+TEST(RateBudget, SaysWhenItNextHasAnOperation) {
+  RateBudget budget(5, 2);
+  budget.refill(3 * kSecond);
+  EXPECT_EQ(budget.nextAt(), 3 * kSecond) << "full: now";
+  EXPECT_EQ(takeAll(budget), 2);
+  EXPECT_EQ(budget.nextAt(), 3 * kSecond + kSecond / 5);
+  budget.refill(3 * kSecond + kSecond / 10);  // half of one earned
+  EXPECT_EQ(budget.nextAt(), 3 * kSecond + kSecond / 5);
+  budget.refill(3 * kSecond + kSecond / 5);
+  EXPECT_EQ(budget.nextAt(), 3 * kSecond + kSecond / 5);
+  EXPECT_TRUE(budget.take());
+}
+
 TEST(RateBudget, AQuietSpellSavesNoMoreThanTheBurst) {
   RateBudget budget(5, 40);
   budget.refill(kSecond);

@@ -75,9 +75,9 @@ TEST(WriterWake, OnlyALongSleepIsWokenAndOnlyOnce) {
   EXPECT_FALSE(wake.isSleepingLong());
 }
 
-// An event with a stack should be named soon (its class may be unloaded): the first one
-// after a drain wakes a long sleep, the others of that sleep need not.
-TEST(WriterWake, AQueuesFirstEventAfterADrainWakesTheWriter) {
+// An item without a stack of its own wakes a long sleep as the first after a drain, and a
+// burst wakes it at a quarter of the queue, so that it is not dropped.
+TEST(WriterWake, AnItemWithoutAStackWakesTheWriterFirstAfterADrainAndAtAQuarterFull) {
   int woken = 0;
   WriterWake wake;
   wake.attach([&] { ++woken; });
@@ -86,12 +86,49 @@ TEST(WriterWake, AQueuesFirstEventAfterADrainWakesTheWriter) {
   queue.push(0);
   EXPECT_EQ(woken, 1);
   wake.sleepingLong(true);
-  for (int i = 1; i < 40; ++i) queue.push(int{i});
+  for (int i = 1; i < 15; ++i) queue.push(int{i});
   EXPECT_EQ(woken, 1) << "not the first after a drain";
+  queue.push(15);
+  EXPECT_EQ(woken, 2) << "the queue is a quarter full";
   std::vector<int> out;
   queue.takeAll(out);
+  wake.sleepingLong(true);
   queue.push(0);
-  EXPECT_EQ(woken, 2);
+  EXPECT_EQ(woken, 3);
+}
+
+struct WithStack {
+  std::vector<RawFrame> frames;
+};
+struct WithStoredStack {
+  FrameRange frames;
+};
+
+// An event with a stack should be named soon (its class may be unloaded): one with a stack the
+// writer has not named wakes a long sleep, one whose stack it named need not, whichever way
+// the queue keeps its frames.
+TEST(WriterWake, AnEventWakesTheWriterOnlyForAStackItHasNotNamed) {
+  int woken = 0;
+  WriterWake wake;
+  wake.attach([&] { ++woken; });
+  int methods[3];
+  const std::vector<RawFrame> named{{3, &methods[0]}, {7, &methods[1]}};
+  const std::vector<RawFrame> other{{3, &methods[0]}, {8, &methods[1]}};
+  BoundedQueue<WithStack> queue(1024, &wake);
+  BoundedQueue<WithStoredStack> stored(1024, &wake);
+  wake.sleepingLong(true);
+  queue.push({named});
+  EXPECT_EQ(woken, 1) << "not named yet";
+  wake.named(named);
+  wake.sleepingLong(true);
+  for (int i = 0; i < 10; ++i) queue.push({named});
+  stored.push({}, named);
+  EXPECT_EQ(woken, 1) << "named before: it may wait";
+  stored.push({}, other);
+  EXPECT_EQ(woken, 2) << "another bci is another stack";
+  wake.sleepingLong(true);
+  queue.push({other});
+  EXPECT_EQ(woken, 3);
 }
 
 TEST(WriterWake, ThreadEventsWakeTheWriterAtAQuarterOfTheirPacedCapacity) {
