@@ -1,8 +1,9 @@
 // The lock trace's culprits: for a thread that has waited for a lock at least the threshold
 // and still waits, the thread that owns the lock and that owner's stack, taken while the
-// owner holds it. Runs on the writer thread at each drain (every 20 ms while a wait goes on
-// that was not looked at: writer_pacing.h), so it costs the waiting threads nothing and the
-// program only a look per long wait:
+// owner holds it. Runs on the writer thread at each drain, which comes when a wait going on
+// may have a look (planNextLook: every 20 ms while the budget below allows one, at least every
+// kLookGapNs while waits come; writer_pacing.h), so it costs the waiting threads nothing and
+// the program only a look per long wait:
 //   a monitor: its owner word read from the VM's structures (monitor_owner_words.h: no
 //     pause); where that names no thread (HotSpot 24's anonymous owner, a layout not known,
 //     a thread not registered), GetCurrentContendedMonitor(waiter), then
