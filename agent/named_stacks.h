@@ -29,6 +29,9 @@ class NamedStacks {
   bool contains(uint64_t hash) const { return slots_[hash % kSlots].load(std::memory_order_relaxed) == hash; }
   // Writer thread, for each stack it names or finds named.
   void add(uint64_t hash) { slots_[hash % kSlots].store(hash, std::memory_order_relaxed); }
+  void clear() {
+    for (auto& slot : slots_) slot.store(0, std::memory_order_relaxed);
+  }
 
  private:
   std::array<std::atomic<uint64_t>, kSlots> slots_{};

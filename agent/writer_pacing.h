@@ -3,8 +3,8 @@
 // Each wake-up costs the program a context switch and the caches it disturbs: 50 a second
 // cost a contended JDK 25 run (LockContention) about 3 % of its CPU with every trace but the
 // gc trace off (docs/benchmarks.md, "The writer sleeps while nothing comes"). So a session
-// that samples nothing sleeps longer while nothing comes: the sleep doubles after each drain
-// that found no event with a stack, up to a second (the flush period: a file is never more
+// that samples nothing sleeps longer while nothing new comes: the sleep doubles after each
+// drain that named no new stack, up to a second (the flush period: a file is never more
 // than that behind anyway).
 //
 // Events with a stack not named yet are drained within 20 ms: their frames are named at the
@@ -79,8 +79,10 @@ class WriterWake {
   void nudgeFor(uint64_t stack) {
     if (sleeping_long_.load(std::memory_order_relaxed) && !named_.contains(stack)) nudge();
   }
-  // The writer, for each stack it named or found named.
+  // The writer, for each stack it named or found named; and at a rotation, whose new file
+  // names every stack again.
   void named(std::span<const RawFrame> frames) { named_.add(NamedStacks::hashOf(frames)); }
+  void forgetNamed() { named_.clear(); }
   // The writer, before its thread starts: how to end its sleep.
   void attach(std::function<void()> wake) { wake_ = std::move(wake); }
   // The writer, before and after a sleep longer than WriterPacing::kShortestNs.

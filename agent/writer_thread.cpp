@@ -348,6 +348,7 @@ void WriterThread::rotate(JNIEnv* jni, int64_t now, int64_t time_ns) {
 void WriterThread::startFileTables(JNIEnv* jni) {
   methods_.restart();
   stack_cache_.forget();
+  in_.wake->forgetNamed();
   decltype(exception_frames_)().swap(exception_frames_);
   decltype(paused_stacks_)().swap(paused_stacks_);
   std::vector<bool>().swap(annotations_written_);

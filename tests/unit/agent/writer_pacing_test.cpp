@@ -129,6 +129,10 @@ TEST(WriterWake, AnEventWakesTheWriterOnlyForAStackItHasNotNamed) {
   wake.sleepingLong(true);
   queue.push({other});
   EXPECT_EQ(woken, 3);
+  wake.forgetNamed();  // a rotation: the new file names every stack again
+  wake.sleepingLong(true);
+  queue.push({named});
+  EXPECT_EQ(woken, 4);
 }
 
 TEST(WriterWake, ThreadEventsWakeTheWriterAtAQuarterOfTheirPacedCapacity) {
