@@ -48,6 +48,7 @@ void LockOwners::look(JNIEnv* jni, int64_t now) {
   if (jni->PushLocalFrame(6 * kMaxWaitersPerLook + 8) != JNI_OK) return;
   going_on_.clear();
   unlooked_.clear();
+  bool long_seen = false;  // a wait going on that has lasted kLongWaitNs, looked at or not
   looks_.refill(now);
   short_looks_.refill(now);
   std::vector<Waiter> waiters;
@@ -67,6 +68,7 @@ void LockOwners::look(JNIEnv* jni, int64_t now) {
       const auto source = static_cast<WaitSource>(slot->wait_source.load(std::memory_order_relaxed));
       const bool may_look = source != WaitSource::ObjectWait && slot->thread_ref && culprits_.count(wait) == 0;
       if (may_look) unlooked_.push_back(wait);
+      long_seen = long_seen || (may_look && now - start >= kLongWaitNs);
       if (!may_look || now - start < trace_.thresholdNs() || waiters.size() >= kMaxWaitersPerLook) continue;
       if (source == WaitSource::MonitorEnter && !budgetFor(now - start).take()) {
         refused.push_back(wait);  // tried again at the next look while it lasts
@@ -118,23 +120,27 @@ void LockOwners::look(JNIEnv* jni, int64_t now) {
     takeOwnerStack({found.data() + first, end - first}, jni);
   }
   jni->PopLocalFrame(nullptr);
-  planNextLook(now);
+  planNextLook(now, long_seen);
 }
 
-void LockOwners::planNextLook(int64_t now) {
+void LockOwners::planNextLook(int64_t now, bool long_seen) {
   // A wait that begins from now on may have a look at its threshold, from the budget the
   // threshold falls in.
   const int64_t threshold = trace_.thresholdNs();
   trace_.ownerLooksFrom(budgetFor(threshold).nextAt());
   // The waits seen going on without a look: each once it has lasted the threshold and its
-  // budget has a look. A wait that has lasted kLongWaitNs, from the other budget, is looked at
-  // within kLookGapNs: waking for each wait that might last so long would be waking every
-  // drain period under steady contention, which is what this spares.
+  // budget has a look, and once it has lasted kLongWaitNs (the long budget's) plus a slack.
+  // Under steady contention most waits end sooner, and waking for each would be waking every
+  // drain period, which this spares: the slack grows with each look that saw no long wait, up
+  // to kLookGapNs, and is none again once one saw one (ShortHolds' waits of 10 ms and more
+  // come in bursts, and they had half their looks with a fixed gap of kLookGapNs).
+  long_slack_ns_ = long_seen ? 0 : std::min(kLookGapNs, 2 * long_slack_ns_ + kLongWaitNs);
   next_look_ns_ = INT64_MAX;
   for (const auto& [slot, start] : unlooked_) {
     if (culprits_.count({slot, start}) != 0) continue;  // looked at by this look
     const int64_t due = std::max(start + threshold, budgetFor(std::max(threshold, now - start)).nextAt());
-    next_look_ns_ = std::min({next_look_ns_, due, now + kLookGapNs});
+    const int64_t long_due = std::max(start + std::max(threshold, kLongWaitNs) + long_slack_ns_, looks_.nextAt());
+    next_look_ns_ = std::min({next_look_ns_, due, long_due, now + kLookGapNs});
   }
 }
 

@@ -128,9 +128,10 @@ class LockOwners {
   // a monitor by the VM's words (monitor_owner_words.h: heldBy); true for a monitor on a VM
   // whose words are not known. Under the registry's mutex (`slots`).
   bool ownerStill(JNIEnv* jni, const std::unordered_map<uint32_t, ThreadSlot*>& slots, const Found& wait);
-  // After a look: when the next is due (nextLookNs), and from when a wait that begins wakes
-  // the writer for one (LockTrace::ownerLooksFrom).
-  void planNextLook(int64_t now);
+  // After a look (`long_seen`: it saw a wait that had lasted kLongWaitNs): when the next is
+  // due (nextLookNs), and from when a wait that begins wakes the writer for one
+  // (LockTrace::ownerLooksFrom).
+  void planNextLook(int64_t now, bool long_seen);
   // The owner of `monitor` (a local reference or null), looked up once per look.
   jthread monitorOwner(JNIEnv* jni, jobject monitor);
   uint32_t registryIdOf(JNIEnv* jni, jthread thread);
@@ -152,6 +153,7 @@ class LockOwners {
   bool bound_ = false;
   bool can_suspend_ = false;  // held (asked for at the first look): owners are stopped while their stack is taken
   int64_t next_look_ns_ = INT64_MAX;
+  int64_t long_slack_ns_ = 0;  // planNextLook
 };
 
 }  // namespace stackscope::agent
