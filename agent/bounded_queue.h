@@ -50,6 +50,7 @@ class BoundedQueue {
   void drop() { dropped_.fetch_add(1, std::memory_order_relaxed); }
 
   void push(T&& item) {
+    // Hashed here, before the item and its frames go to the writer, who may free them at once.
     uint64_t stack = 0;
     if constexpr (requires { std::span<const RawFrame>(item.frames); }) stack = NamedStacks::hashOf(item.frames);
     pushWith(std::move(item), 0, stack, [](T&) {});

@@ -80,11 +80,9 @@ uint32_t LockTrace::ownerNow(JNIEnv* jni, const ThreadSlot& self) {
   if (word == 0) return 0;
   const uintptr_t object = words->anonymousOwnersObject(jni, word);
   // Named now, while the owner holds the monitor and so lives: a JavaThread* or a stack
-  // address named later could be a thread's started since the owner ended.
-  // An anonymous owner (a lock stack's) changes as the locks do: not remembered.
-  if (!object) {
-    if (const uint32_t known = t_named_owners.find(registry_.generation(), word)) return known;
-  }
+  // address named later could be a thread's started since the owner ended. An anonymous
+  // owner (a lock stack's) changes as the locks do: it is not remembered (NamedOwners).
+  if (const uint32_t known = object ? 0 : t_named_owners.find(registry_.generation(), word)) return known;
   uint32_t owner = 0;
   const auto consider = [&](const ThreadSlot& other) {
     if (owner != 0 || &other == &self) return;
