@@ -57,7 +57,7 @@ bool VmThreadAnchor::makeWalkable(JNIEnv* env, uintptr_t sp, const StackBounds& 
   if (!bound_ || !env) return false;
   const uintptr_t thread = javaThreadOf(env);
   const int32_t state = *reinterpret_cast<const volatile int32_t*>(thread + state_);
-  if (state != in_vm_) return false;
+  if (state != in_vm_ && state != in_vm_trans_) return false;
   // The anchor is the thread's own: the interrupted code may be writing it, never another
   // thread. Volatile accesses, so each field is read and written once, in this order.
   auto* last_sp = reinterpret_cast<volatile uintptr_t*>(thread + anchor_sp_);

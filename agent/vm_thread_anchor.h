@@ -10,10 +10,12 @@
 // from the anchor.
 //
 // THE ONE WRITE INTO THE VM: the anchor's pc, only when the anchor has an sp and no pc, only
-// from the thread's own signal handler, only in state _thread_in_vm, and only when sp - 8 lies
-// in the thread's used stack. A thread in the VM is not safepoint-safe: no other thread walks
-// it or touches its anchor until it leaves that state, and on the way out (to blocked, at a
-// safepoint) the VM's own make_walkable finds the pc set to the value it would have stored.
+// from the thread's own signal handler, only in state _thread_in_vm or _thread_in_vm_trans
+// (leaving the VM: polling for a safepoint on its way to blocked, as taking a contended VM
+// lock inside an allocation does), and only when sp - 8 lies in the thread's used stack.
+// Neither state is safepoint-safe: no other thread walks the thread or touches its anchor
+// until it leaves them, and on the way out (to blocked, at a safepoint) the VM's own
+// make_walkable finds the pc set to the value it would have stored.
 // The interrupted code either set the anchor completely (the pc is written before the sp) or
 // is clearing it (the sp is cleared first, the pc after): the value is never out of date.
 //
@@ -52,7 +54,7 @@ class VmThreadAnchor {
   bool bind(const VmStructs& vm, int64_t env_offset);
 
   // For the thread whose JNIEnv this is, interrupted with stack pointer sp: when it is in
-  // the VM with an anchor whose pc is unknown, stores the pc as HotSpot would and returns
+  // the VM (or leaving it) with an anchor whose pc is unknown, stores the pc as HotSpot would and returns
   // true (a walk tried again now starts from its last Java frame). Async-signal-safe.
   bool makeWalkable(JNIEnv* env, uintptr_t sp, const StackBounds& stack) const;
 
