@@ -4,7 +4,7 @@
 # process CPU of each run by `perf stat -e task-clock` (CPU used, not time waiting for a CPU).
 # Printed per configuration: the median CPU over rounds (ms), its range, the median of the
 # per-round ratios to the first configuration (the paired ratio: a round's runs share the
-# machine's load of that moment), and the ratio of medians. A single contended run spreads by
+# machine's load of that moment) with its 95 % confidence interval, and the ratio of medians. A single contended run spreads by
 # several per cent (how long threads spin depends on scheduling); the medians of 11+ rounds
 # are what can separate 2 % from 7 %.
 # Usage: bench/lock_rounds.sh 'NAME=[VAR=VALUE ...] JVM OPTIONS' ... (the first is the reference,
@@ -49,6 +49,18 @@ run() {  # OPTIONS: prints the run's task-clock in ms
 
 median() { sort -g | awk '{v[NR]=$1} END{print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
 
+# A distribution-free confidence interval of at least 95 % for the median of the per-round
+# ratios: the order statistics x(k) and x(n+1-k), k the largest rank with
+# P(Binomial(n, 1/2) < k) <= 2.5 %. Whether it holds 1 is whether a difference was measured.
+# Prints "lo-hi", or "-" with fewer than 6 rounds (no such k).
+median_interval() {
+  sort -g | awk '{v[NR]=$1} END{
+    n = NR; p = 0.5 ^ n; cdf = p; k = 0
+    for (i = 1; i <= n && cdf <= 0.025; ++i) { k = i; p = p * (n - i + 1) / i; cdf += p }
+    if (k < 1) print "-"; else printf "%.3f-%.3f\n", v[k], v[n + 1 - k]
+  }'
+}
+
 echo "java: $("$java" -version 2>&1 | head -1); rounds: $rounds; $workload; $(uptime)"
 for ((r = 0; r < rounds; ++r)); do
   for i in "${!names[@]}"; do
@@ -60,8 +72,9 @@ for ((r = 0; r < rounds; ++r)); do
 done
 reference_median=$(median <"$tmp/cpu-0")
 for i in "${!names[@]}"; do
-  printf '%-12s cpu %8s ms (%s-%s)  paired x%.3f  medians x%.3f\n' "${names[$i]}" "$(median <"$tmp/cpu-$i")" \
-    "$(sort -g "$tmp/cpu-$i" | head -1)" "$(sort -g "$tmp/cpu-$i" | tail -1)" "$(median <"$tmp/ratio-$i")" \
+  printf '%-12s cpu %8s ms (%s-%s)  paired x%.3f (95%%: %s)  medians x%.3f\n' "${names[$i]}" \
+    "$(median <"$tmp/cpu-$i")" "$(sort -g "$tmp/cpu-$i" | head -1)" "$(sort -g "$tmp/cpu-$i" | tail -1)" \
+    "$(median <"$tmp/ratio-$i")" "$(median_interval <"$tmp/ratio-$i")" \
     "$(awk -v a="$(median <"$tmp/cpu-$i")" -v b="$reference_median" 'BEGIN{print a / b}')"
 done
 echo "end: $(uptime)"
