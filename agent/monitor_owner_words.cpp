@@ -63,26 +63,27 @@ bool MonitorOwnerWords::waitsToEnter(const ThreadSlot& waiter, int64_t start_ns)
          waiter.wait_source.load(std::memory_order_acquire) == static_cast<uint8_t>(WaitSource::MonitorEnter);
 }
 
-uint64_t MonitorOwnerWords::ownerWord(const ThreadSlot& waiter, int64_t start_ns) const {
-  const uintptr_t thread = javaThreadOf(waiter);
-  if (thread == 0 || !waitsToEnter(waiter, start_ns)) return 0;
-  const uintptr_t monitor = pendingMonitor(thread);
-  if (monitor == 0) return 0;
-  const auto word = load<uint64_t>(monitor + static_cast<uintptr_t>(owner_));
-  std::atomic_thread_fence(std::memory_order_acquire);
-  return waitsToEnter(waiter, start_ns) ? word : 0;
-}
-
-bool MonitorOwnerWords::heldBy(const ThreadSlot& waiter, int64_t start_ns, const ThreadSlot& owner) const {
+bool MonitorOwnerWords::readWhileWaiting(const ThreadSlot& waiter, int64_t start_ns, uint64_t& word,
+                                         uintptr_t* object) const {
   const uintptr_t thread = javaThreadOf(waiter);
   if (thread == 0 || !waitsToEnter(waiter, start_ns)) return false;
   const uintptr_t monitor = pendingMonitor(thread);
   if (monitor == 0) return false;
-  const auto word = load<uint64_t>(monitor + static_cast<uintptr_t>(owner_));
-  const uintptr_t object = word == kAnonymousOwner ? objectOf(monitor) : 0;
+  word = load<uint64_t>(monitor + static_cast<uintptr_t>(owner_));
+  if (object) *object = word == kAnonymousOwner ? objectOf(monitor) : 0;
   std::atomic_thread_fence(std::memory_order_acquire);
-  // Read while the waiter still waits, the monitor was alive: the words mean what they say.
-  if (!waitsToEnter(waiter, start_ns)) return false;
+  return waitsToEnter(waiter, start_ns);
+}
+
+uint64_t MonitorOwnerWords::ownerWord(const ThreadSlot& waiter, int64_t start_ns) const {
+  uint64_t word = 0;
+  return readWhileWaiting(waiter, start_ns, word, nullptr) ? word : 0;
+}
+
+bool MonitorOwnerWords::heldBy(const ThreadSlot& waiter, int64_t start_ns, const ThreadSlot& owner) const {
+  uint64_t word = 0;
+  uintptr_t object = 0;
+  if (!readWhileWaiting(waiter, start_ns, word, &object)) return false;
   return names(word, owner) || (object != 0 && holdsOnLockStack(object, owner));
 }
 

@@ -74,6 +74,10 @@ class MonitorOwnerWords {
   // Whether `waiter`'s slot still shows its monitor enter that began at `start_ns`: while it
   // does, its pending monitor cannot be freed (the SAFETY note above).
   static bool waitsToEnter(const ThreadSlot& waiter, int64_t start_ns);
+  // The owner word of the monitor `waiter` waits to enter, and when `object` is asked for and
+  // the owner is anonymous, the monitor's object (else 0). False unless the waiter showed that
+  // wait before and after the reads: then the monitor was alive and the words mean what they say.
+  bool readWhileWaiting(const ThreadSlot& waiter, int64_t start_ns, uint64_t& word, uintptr_t* object) const;
 
   int64_t env_offset_ = 0;
   int64_t pending_monitor_ = -1;  // JavaThread::_current_pending_monitor
