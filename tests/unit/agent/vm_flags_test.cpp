@@ -10,26 +10,10 @@
 #include <map>
 #include <string>
 
+#include "fake_vm_tables.h"
+
 namespace stackscope::agent {
 namespace {
-
-struct FakeStructEntry {
-  const char* type_name;
-  const char* field_name;
-  const char* type_string;
-  int32_t is_static;
-  uint64_t offset;
-  void* address;
-};
-
-struct FakeTypeEntry {
-  const char* type_name;
-  const char* superclass;
-  int32_t is_oop;
-  int32_t is_integer;
-  int32_t is_unsigned;
-  uint64_t size;
-};
 
 // Shaped like HotSpot's JVMFlag: the fields are found by offset, never by this declaration.
 struct FakeFlag {
@@ -60,15 +44,7 @@ struct FakeVm {
     structs[4] = {nullptr, nullptr, nullptr, 0, 0, nullptr};
     types[0] = {flag_type, nullptr, 0, 0, 0, sizeof(FakeFlag)};
     types[1] = {nullptr, nullptr, 0, 0, 0, 0};
-    layout = {{"gHotSpotVMStructEntryArrayStride", sizeof(FakeStructEntry)},
-              {"gHotSpotVMStructEntryTypeNameOffset", offsetof(FakeStructEntry, type_name)},
-              {"gHotSpotVMStructEntryFieldNameOffset", offsetof(FakeStructEntry, field_name)},
-              {"gHotSpotVMStructEntryIsStaticOffset", offsetof(FakeStructEntry, is_static)},
-              {"gHotSpotVMStructEntryOffsetOffset", offsetof(FakeStructEntry, offset)},
-              {"gHotSpotVMStructEntryAddressOffset", offsetof(FakeStructEntry, address)},
-              {"gHotSpotVMTypeEntryArrayStride", sizeof(FakeTypeEntry)},
-              {"gHotSpotVMTypeEntryTypeNameOffset", offsetof(FakeTypeEntry, type_name)},
-              {"gHotSpotVMTypeEntrySizeOffset", offsetof(FakeTypeEntry, size)}};
+    layout = fakeTableLayout();
   }
 };
 
