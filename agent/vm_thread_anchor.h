@@ -11,8 +11,9 @@
 //
 // THE ONE WRITE INTO THE VM: the anchor's pc, only when the anchor has an sp and no pc, only
 // from the thread's own signal handler, only in state _thread_in_vm or _thread_in_vm_trans
-// (leaving the VM: polling for a safepoint on its way to blocked, as taking a contended VM
-// lock inside an allocation does), and only when sp - 8 lies in the thread's used stack.
+// (leaving the VM, polling for a safepoint on the way: HotSpot 17's samples of an allocation
+// in InterpreterRuntime::newarray were caught there), and only when sp - 8 lies in the
+// thread's used stack.
 // Neither state is safepoint-safe: no other thread walks the thread or touches its anchor
 // until it leaves them, and on the way out (to blocked, at a safepoint) the VM's own
 // make_walkable finds the pc set to the value it would have stored.
@@ -54,8 +55,9 @@ class VmThreadAnchor {
   bool bind(const VmStructs& vm, int64_t env_offset);
 
   // For the thread whose JNIEnv this is, interrupted with stack pointer sp: when it is in
-  // the VM (or leaving it) with an anchor whose pc is unknown, stores the pc as HotSpot would and returns
-  // true (a walk tried again now starts from its last Java frame). Async-signal-safe.
+  // the VM (or leaving it) with an anchor whose pc is unknown, stores the pc as HotSpot would
+  // and returns true (a walk tried again now starts from its last Java frame).
+  // Async-signal-safe.
   bool makeWalkable(JNIEnv* env, uintptr_t sp, const StackBounds& stack) const;
 
   enum class State { InJava, InVm, InNative, Other };

@@ -4,9 +4,9 @@
 # process CPU of each run by `perf stat -e task-clock` (CPU used, not time waiting for a CPU).
 # Printed per configuration: the median CPU over rounds (ms), its range, the median of the
 # per-round ratios to the first configuration (the paired ratio: a round's runs share the
-# machine's load of that moment) with its 95 % confidence interval, and the ratio of medians. A single contended run spreads by
-# several per cent (how long threads spin depends on scheduling); the medians of 11+ rounds
-# are what can separate 2 % from 7 %.
+# machine's load of that moment) with its 95 % confidence interval, and the ratio of medians.
+# A single contended run spreads by several per cent (how long threads spin depends on
+# scheduling); the medians of 11+ rounds are what can separate 2 % from 7 %.
 # Usage: bench/lock_rounds.sh 'NAME=[VAR=VALUE ...] JVM OPTIONS' ... (the first is the reference,
 #   e.g. none=; VAR=VALUE words before the options go to the JVM's environment)
 #   e.g. bench/lock_rounds.sh none= off=-agentpath:build/lib/libstackscope.so=event=gc,file=/tmp/o.ssr \
