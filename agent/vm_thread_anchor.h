@@ -13,10 +13,9 @@
 // from the thread's own signal handler, only in state _thread_in_vm or _thread_in_vm_trans
 // (leaving the VM, polling for a safepoint on the way: HotSpot 17's samples of an allocation
 // in InterpreterRuntime::newarray were caught there), and only when sp - 8 lies in the
-// thread's used stack.
-// Neither state is safepoint-safe: no other thread walks the thread or touches its anchor
-// until it leaves them, and on the way out (to blocked, at a safepoint) the VM's own
-// make_walkable finds the pc set to the value it would have stored.
+// thread's used stack. Neither state is safepoint-safe: no other thread walks the thread or
+// touches its anchor until it leaves them, and on the way out (to blocked, at a safepoint)
+// the VM's own make_walkable finds the pc set to the value it would have stored.
 // The interrupted code either set the anchor completely (the pc is written before the sp) or
 // is clearing it (the sp is cleared first, the pc after): the value is never out of date.
 //

@@ -17,22 +17,22 @@ namespace stackscope::agent {
 namespace {
 
 // HotSpot's JavaThreadState values (the same on JDK 17 and 25).
-constexpr int32_t kInNative = 4, kInVm = 6, kInVmTrans = 7, kInJava = 8, kBlocked = 10;
+constexpr int32_t kInNative = 4, kInVm = 6, kInVmTrans = 7, kInJava = 8, kBlocked = 10, kBlockedTrans = 11;
 
 // Shaped like the parts of a JavaThread the anchor reads: found by offset, as in the VM.
+struct FakeAnchor {
+  uintptr_t last_sp = 0, last_fp = 0, last_pc = 0;
+};
 struct FakeJavaThread {
   uint64_t other = 0;
-  uintptr_t last_sp = 0, last_fp = 0, last_pc = 0;  // its JavaFrameAnchor
+  FakeAnchor anchor;
   int32_t state = 0;
   void* jni_environment = nullptr;  // where its JNIEnv lies
-};
-struct FakeAnchor {
-  uintptr_t last_sp, last_fp, last_pc;
 };
 
 struct FakeVm {
   FakeStructEntry structs[6] = {
-      {"JavaThread", "_anchor", "JavaFrameAnchor", 0, offsetof(FakeJavaThread, last_sp), nullptr},
+      {"JavaThread", "_anchor", "JavaFrameAnchor", 0, offsetof(FakeJavaThread, anchor), nullptr},
       {"JavaFrameAnchor", "_last_Java_sp", "intptr_t*", 0, offsetof(FakeAnchor, last_sp), nullptr},
       {"JavaFrameAnchor", "_last_Java_fp", "intptr_t*", 0, offsetof(FakeAnchor, last_fp), nullptr},
       {"JavaFrameAnchor", "_last_Java_pc", "address", 0, offsetof(FakeAnchor, last_pc), nullptr},
@@ -41,7 +41,7 @@ struct FakeVm {
   FakeTypeEntry types[2] = {{"JavaThreadState", nullptr, 0, 1, 0, 4}, {nullptr, nullptr, 0, 0, 0, 0}};
   FakeIntConstant constants[7] = {{"_thread_in_native", kInNative}, {"_thread_in_vm", kInVm},
                                   {"_thread_in_vm_trans", kInVmTrans}, {"_thread_in_Java", kInJava},
-                                  {"_thread_blocked", kBlocked}, {"_thread_blocked_trans", kBlocked + 1},
+                                  {"_thread_blocked", kBlocked}, {"_thread_blocked_trans", kBlockedTrans},
                                   {nullptr, 0}};
   FakeStructEntry* structs_pointer = structs;
   FakeTypeEntry* types_pointer = types;
@@ -71,7 +71,7 @@ class VmThreadAnchorTest : public ::testing::Test {
     // the call that left Java pushed its return address just below that sp.
     bounds_ = {reinterpret_cast<uintptr_t>(&stack_[0]), reinterpret_cast<uintptr_t>(&stack_[16])};
     stack_[5] = kReturnAddress;
-    thread_.last_sp = reinterpret_cast<uintptr_t>(&stack_[6]);
+    thread_.anchor.last_sp = reinterpret_cast<uintptr_t>(&stack_[6]);
   }
   void TearDown() override { g_vm = nullptr; }
 
@@ -91,40 +91,41 @@ class VmThreadAnchorTest : public ::testing::Test {
 
 TEST_F(VmThreadAnchorTest, AThreadInTheVmGetsThePcBelowItsLastJavaSp) {
   EXPECT_TRUE(makeWalkableIn(kInVm));
-  EXPECT_EQ(thread_.last_pc, kReturnAddress);
+  EXPECT_EQ(thread_.anchor.last_pc, kReturnAddress);
 }
 
 // On its way out of the VM (polling for a safepoint before it blocks or returns), the thread
 // is no more safepoint-safe than in it: HotSpot 17 samples there kept a VM frame alone.
 TEST_F(VmThreadAnchorTest, AThreadLeavingTheVmGetsItToo) {
   EXPECT_TRUE(makeWalkableIn(kInVmTrans));
-  EXPECT_EQ(thread_.last_pc, kReturnAddress);
+  EXPECT_EQ(thread_.anchor.last_pc, kReturnAddress);
 }
 
 // Blocked or in native, other threads may walk the stack from the anchor; in Java it is not
 // the thread's last frame.
 TEST_F(VmThreadAnchorTest, NoOtherStateIsWrittenTo) {
-  for (const int32_t state : {kInNative, kInJava, kBlocked, kBlocked + 1}) {
+  for (const int32_t state : {kInNative, kInJava, kBlocked, kBlockedTrans}) {
     EXPECT_FALSE(makeWalkableIn(state)) << state;
-    EXPECT_EQ(thread_.last_pc, 0u) << state;
+    EXPECT_EQ(thread_.anchor.last_pc, 0u) << state;
   }
 }
 
 TEST_F(VmThreadAnchorTest, AnAnchorWithAPcOrWithoutAnSpIsLeftAlone) {
-  thread_.last_pc = 0x42;
+  thread_.anchor.last_pc = 0x42;
   EXPECT_FALSE(makeWalkableIn(kInVm));
-  EXPECT_EQ(thread_.last_pc, 0x42u);
-  thread_.last_pc = 0;
-  thread_.last_sp = 0;
+  EXPECT_EQ(thread_.anchor.last_pc, 0x42u);
+  thread_.anchor.last_pc = 0;
+  thread_.anchor.last_sp = 0;
   EXPECT_FALSE(makeWalkableIn(kInVmTrans));
-  EXPECT_EQ(thread_.last_pc, 0u);
+  EXPECT_EQ(thread_.anchor.last_pc, 0u);
 }
 
 // The word below the sp must lie in the thread's used stack: an sp outside it is not read.
 TEST_F(VmThreadAnchorTest, AnSpOutsideTheUsedStackIsNotRead) {
-  thread_.last_sp = reinterpret_cast<uintptr_t>(&stack_[2]);  // the word below is under the interrupted sp
+  // The word below this sp lies under the interrupted sp (stack_[2]).
+  thread_.anchor.last_sp = reinterpret_cast<uintptr_t>(&stack_[2]);
   EXPECT_FALSE(makeWalkableIn(kInVm));
-  EXPECT_EQ(thread_.last_pc, 0u);
+  EXPECT_EQ(thread_.anchor.last_pc, 0u);
 }
 
 TEST_F(VmThreadAnchorTest, AVmThatDoesNotNameTheLeavingStateWritesOnlyInTheVm) {
@@ -133,7 +134,7 @@ TEST_F(VmThreadAnchorTest, AVmThatDoesNotNameTheLeavingStateWritesOnlyInTheVm) {
   ASSERT_TRUE(structs.bind(fakeLookup));
   ASSERT_TRUE(anchor_.bind(structs, offsetof(FakeJavaThread, jni_environment)));
   EXPECT_FALSE(makeWalkableIn(kInVmTrans));
-  EXPECT_EQ(thread_.last_pc, 0u);
+  EXPECT_EQ(thread_.anchor.last_pc, 0u);
   EXPECT_TRUE(makeWalkableIn(kInVm));
 }
 
