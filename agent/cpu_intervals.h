@@ -13,22 +13,39 @@
 
 namespace stackscope::agent {
 
-// The intervals a sample taken when the thread's CPU clock reads `now_ns` stands for (at least
-// one), moving `sampled_ns` (the CPU time the thread's samples stood for so far, -1 = unknown)
-// on by as many intervals: rounded, so `sampled_ns` stays within half an interval of the
-// clock. A signal that comes early (the task clock runs on while the hypervisor steals the
-// CPU) still counts once, but builds no credit against a later loss: it moves `sampled_ns` at
-// most up to the clock. Async-signal-safe.
-inline uint32_t takeOwedIntervals(std::atomic<int64_t>& sampled_ns, int64_t now_ns, int64_t interval_ns) {
-  const int64_t sampled = sampled_ns.load(std::memory_order_relaxed);
-  if (sampled < 0 || now_ns < 0 || interval_ns <= 0) return 1;
-  const int64_t owed = (now_ns - sampled + interval_ns / 2) / interval_ns;
+// The CPU time a thread's samples stood for so far. Set when its timer is armed, then moved
+// on by its own signal handler only.
+struct SampledCpuTime {
+  std::atomic<int64_t> ns{-1};  // -1 = unknown
+  // Whether a signal was counted since the timer was armed.
+  std::atomic<bool> counted{false};
+
+  void arm(int64_t clock_ns) {
+    counted.store(false, std::memory_order_relaxed);
+    ns.store(clock_ns, std::memory_order_relaxed);
+  }
+};
+
+// The intervals a sample taken when the thread's CPU clock reads `now_ns` stands for, moving
+// `sampled.ns` on by as many intervals: rounded, so it stays within half an interval of the
+// clock. A signal comes early when the task clock runs on while the hypervisor steals the
+// CPU, which the thread's clock does not count: on a busy CI machine one thread's samples
+// stood for 2.08 s where its clock read 1.5 s. An early signal stands for no interval (0:
+// the caller takes no sample), except the first since the timer was armed, which counts once
+// (a thread that ran less than half an interval would otherwise not show at all) and moves
+// `sampled.ns` at most up to the clock. Async-signal-safe.
+inline uint32_t takeOwedIntervals(SampledCpuTime& sampled, int64_t now_ns, int64_t interval_ns) {
+  const int64_t before = sampled.ns.load(std::memory_order_relaxed);
+  const bool first = !sampled.counted.exchange(true, std::memory_order_relaxed);
+  if (before < 0 || now_ns < 0 || interval_ns <= 0) return 1;
+  const int64_t owed = (now_ns - before + interval_ns / 2) / interval_ns;
   if (owed < 1) {
-    sampled_ns.store(std::max(sampled, std::min(sampled + interval_ns, now_ns)), std::memory_order_relaxed);
+    if (!first) return 0;
+    sampled.ns.store(std::max(before, std::min(before + interval_ns, now_ns)), std::memory_order_relaxed);
     return 1;
   }
   const int64_t intervals = std::min<int64_t>(owed, UINT16_MAX);
-  sampled_ns.store(sampled + intervals * interval_ns, std::memory_order_relaxed);
+  sampled.ns.store(before + intervals * interval_ns, std::memory_order_relaxed);
   return static_cast<uint32_t>(intervals);
 }
 

@@ -115,7 +115,7 @@ bool startPosixTimer(ThreadSlot& slot, int64_t interval_ns, bool armed) {
 bool startThreadTimer(ThreadSlot& slot, int64_t interval_ns, bool armed) {
   slot.timer_interval_ns = interval_ns;
   // Before the timer: its first signal may come at once. (cpu_intervals.h)
-  slot.cpu_sampled_ns.store(threadCpuTimeNs(slot.tid), std::memory_order_relaxed);
+  slot.cpu_sampled.arm(threadCpuTimeNs(slot.tid));
   if (!g_perf_unavailable.load(std::memory_order_relaxed)) {
     if (startTaskClock(slot, interval_ns, armed)) return true;
     // A thread that ended meanwhile (mixed mode times threads it did not start) says
@@ -182,7 +182,7 @@ bool signalFromTimerOf(const ThreadSlot& slot, const siginfo_t* info) {
 void armThreadTimer(ThreadSlot& slot, bool armed) {
   // A disabled task-clock keeps what is left of its period, so a thread that matches again
   // resumes its count where it stopped. The CPU time it used while disarmed is no sample's.
-  if (armed) slot.cpu_sampled_ns.store(threadCpuTimeNs(slot.tid), std::memory_order_relaxed);
+  if (armed) slot.cpu_sampled.arm(threadCpuTimeNs(slot.tid));
   if (slot.perf_fd >= 0) ioctl(slot.perf_fd, armed ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0);
   if (slot.has_timer) {
     const itimerspec spec = armed ? periodic(slot.timer_interval_ns) : itimerspec{};

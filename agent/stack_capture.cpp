@@ -115,12 +115,16 @@ void capture(ThreadSlot& thread, uint8_t state, void* ucontext) {
   if (vthread != 0 && g_config.wall && thread.wall_vthread.load(std::memory_order_relaxed) != vthread) {
     state = static_cast<uint8_t>(format::ThreadState::Running);
   }
+  // cpu mode: the CPU time the thread used since its last sample, whatever signals the
+  // kernel let through; a signal that stands for none is no sample (cpu_intervals.h).
+  uint32_t weight = 1;
+  if (!g_config.wall) {
+    weight = takeOwedIntervals(thread.cpu_sampled, currentThreadCpuTimeNs(), thread.timer_interval_ns);
+    if (weight == 0) return;
+  }
   const SampleRing::Claim claim = g_config.ring->tryClaim();
   const jint num_frames = claim ? walk(thread, claim.slot->frames, ucontext) : 0;
   const bool taken = claim && sampleTaken(num_frames);
-  // cpu mode: the CPU time the thread used since its last sample, whatever signals the
-  // kernel let through (cpu_intervals.h).
-  uint32_t weight = g_config.wall ? 1 : takeOwedIntervals(thread.cpu_sampled_ns, currentThreadCpuTimeNs(), thread.timer_interval_ns);
   if (g_config.wall) {
     if (taken) {
       // So the sampler can tell whether the thread ran since (wall_sampler.cpp); only after

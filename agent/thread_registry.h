@@ -25,6 +25,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "agent/cpu_intervals.h"
 #include "agent/meta_events.h"
 #include "agent/native_below.h"
 #include "agent/stub_unwind.h"
@@ -85,9 +86,8 @@ struct ThreadSlot {
   timer_t timer{};
   bool has_timer = false;
   int64_t timer_interval_ns = 0;
-  // cpu mode: the thread's CPU time its samples stood for so far (cpu_intervals.h), -1 =
-  // unknown. Set when its timer is armed, then moved on by its own signal handler.
-  std::atomic<int64_t> cpu_sampled_ns{-1};
+  // cpu mode: the thread's CPU time its samples stood for so far (cpu_intervals.h).
+  SampledCpuTime cpu_sampled;
 
   // The Java frames of its last walk from a runtime stub, in the VM or in the stub's call
   // (stub_walk_cache.h).

@@ -37,14 +37,16 @@ TEST_F(AnnotationUsers, PerUserSamplesMatchEachUsersCpuTime) {
   ASSERT_TRUE(users.contains("users")) << users.dump(1);
   const double u1 = groupSamples(users, "users", "u1");
   const double u2 = groupSamples(users, "users", "u2");
-  const double all = users.at("samples").get<double>();
   ASSERT_GT(u1 + u2, 0) << users.dump(1);
   EXPECT_NEAR(100 * u1 / (u1 + u2), u1_truth, kTolerancePp) << users.dump(1);
   // pct is of every sample in the view, unannotated main included: a few samples only.
   const json* item = find(users, "users", "value", "u1");
   ASSERT_NE(item, nullptr);
   EXPECT_NEAR(item->at("pct").get<double>(), u1_truth, kTolerancePp) << users.dump(1);
-  EXPECT_GE(u1 + u2, 0.95 * all) << "main is idle: nearly every sample is a worker's";
+  // Of the program's own threads: mixed mode also samples the JIT compilers, busiest at the
+  // start (CI once saw 37 of 657 samples outside the workers).
+  const double java = report(file("users.ssr"), {"--where", "not thread=jvm:*"}).at("samples").get<double>();
+  EXPECT_GE(u1 + u2, 0.95 * java) << "main is idle: nearly every sample of a Java thread is a worker's";
 
   // The other fields of the same annotations.
   json apps = report(file("users.ssr"), {"--view", "applications"});

@@ -49,7 +49,9 @@ TEST_F(RecursionTotals, RecursiveMethodIsCountedOncePerSample) {
 TEST_F(RecursionTotals, StacksDeeperThanTheWalkAreMarkedTruncated) {
   ProcessResult rec = record({"-e", "cpu"}, file("deep.ssr"), "Recursion", {"1000", "600"});
   ASSERT_EQ(rec.exit_code, 0) << rec.err;
-  json methods = report(file("deep.ssr"));
+  // The program's own threads: mixed mode also samples the JIT compilers, which are busy
+  // while the recursion warms up (CI once saw 10.9 % of all samples not truncated).
+  json methods = report(file("deep.ssr"), {"--where", "not thread=jvm:*"});
   const double samples = methods.at("samples").get<double>();
   ASSERT_GT(samples, 30) << "about 100 expected from 1 s of CPU at 10 ms";
   const json* truncated = find(methods, "methods", "method", "[truncated]");

@@ -9,14 +9,16 @@ namespace {
 constexpr int64_t kMs = 1'000'000;
 
 TEST(CpuIntervals, SignalsOnTimeStandForOneIntervalEach) {
-  std::atomic<int64_t> sampled{0};
+  SampledCpuTime sampled;
+  sampled.arm(0);
   // Each signal a little late or early around the 5 ms marks.
   const int64_t clock[] = {5 * kMs + 3000, 10 * kMs - 2000, 15 * kMs + 90000, 20 * kMs};
   for (int64_t now : clock) EXPECT_EQ(takeOwedIntervals(sampled, now, 5 * kMs), 1u) << now;
 }
 
 TEST(CpuIntervals, SignalsTheKernelDidNotSendAreCountedByTheNextSample) {
-  std::atomic<int64_t> sampled{0};
+  SampledCpuTime sampled;
+  sampled.arm(0);
   EXPECT_EQ(takeOwedIntervals(sampled, 5 * kMs, 5 * kMs), 1u);
   // Two signals throttled: the third stands for all three intervals.
   EXPECT_EQ(takeOwedIntervals(sampled, 20 * kMs + 1000, 5 * kMs), 3u);
@@ -24,7 +26,8 @@ TEST(CpuIntervals, SignalsTheKernelDidNotSendAreCountedByTheNextSample) {
 }
 
 TEST(CpuIntervals, TheWeightsAddUpToTheCpuTimeWhateverTheSignals) {
-  std::atomic<int64_t> sampled{0};
+  SampledCpuTime sampled;
+  sampled.arm(0);
   uint64_t weights = 0;
   // One signal in three delivered, at irregular CPU times.
   int64_t now = 0;
@@ -35,21 +38,54 @@ TEST(CpuIntervals, TheWeightsAddUpToTheCpuTimeWhateverTheSignals) {
   EXPECT_NEAR(static_cast<double>(weights), static_cast<double>(now / (5 * kMs)), 1.0);
 }
 
-TEST(CpuIntervals, EarlySignalsCountOnceAndLeaveNoCredit) {
-  std::atomic<int64_t> sampled{0};
-  // Signals every 2 ms of CPU (a task clock that ran on while the CPU was stolen).
-  for (int64_t now = 2 * kMs; now <= 10 * kMs; now += 2 * kMs) EXPECT_EQ(takeOwedIntervals(sampled, now, 5 * kMs), 1u);
-  EXPECT_LE(sampled.load(), 10 * kMs) << "never ahead of the clock";
-  // A loss after them is still seen: 20 ms more of CPU is four intervals.
-  EXPECT_EQ(takeOwedIntervals(sampled, 30 * kMs, 5 * kMs), 4u);
+TEST(CpuIntervals, OnlyTheFirstEarlySignalCountsAndItLeavesNoCredit) {
+  SampledCpuTime sampled;
+  sampled.arm(0);
+  // Signals every 2 ms of CPU (a task clock that ran on while the CPU was stolen): the first
+  // counts once, so a thread that ran that little still shows.
+  EXPECT_EQ(takeOwedIntervals(sampled, 2 * kMs, 5 * kMs), 1u);
+  EXPECT_EQ(sampled.ns.load(), 2 * kMs) << "never ahead of the clock";
+  EXPECT_EQ(takeOwedIntervals(sampled, 4 * kMs, 5 * kMs), 0u);
+  EXPECT_EQ(takeOwedIntervals(sampled, 6 * kMs, 5 * kMs), 1u) << "4 ms since the first: one interval, rounded";
+  EXPECT_EQ(sampled.ns.load(), 7 * kMs);
+  EXPECT_EQ(takeOwedIntervals(sampled, 8 * kMs, 5 * kMs), 0u);
+  // A loss after them is still seen: 23 ms more of CPU is five intervals (rounded).
+  EXPECT_EQ(takeOwedIntervals(sampled, 30 * kMs, 5 * kMs), 5u);
+}
+
+TEST(CpuIntervals, StolenTimeAddsNoWeight) {
+  SampledCpuTime sampled;
+  sampled.arm(0);
+  uint64_t weights = 0;
+  // The task clock fires every 5 ms of (run + steal) while the thread ran 3 ms of each: 1.5 s
+  // of CPU in 500 signals. Counting each signal once would make that 2.5 s.
+  int64_t now = 0;
+  for (int i = 0; i < 500; ++i) {
+    now += 3 * kMs;
+    weights += takeOwedIntervals(sampled, now, 5 * kMs);
+  }
+  EXPECT_NEAR(static_cast<double>(weights), static_cast<double>(now / (5 * kMs)), 1.0);
+}
+
+TEST(CpuIntervals, ArmingAgainLetsTheNextEarlySignalCount) {
+  SampledCpuTime sampled;
+  sampled.arm(0);
+  EXPECT_EQ(takeOwedIntervals(sampled, 5 * kMs, 5 * kMs), 1u);
+  // Disarmed, then armed again at 40 ms: a task clock keeps what was left of its period, so
+  // the first signal may come 1 ms later.
+  sampled.arm(40 * kMs);
+  EXPECT_EQ(takeOwedIntervals(sampled, 41 * kMs, 5 * kMs), 1u);
+  EXPECT_EQ(takeOwedIntervals(sampled, 42 * kMs, 5 * kMs), 0u);
 }
 
 TEST(CpuIntervals, AnUnknownClockCountsOneSample) {
-  std::atomic<int64_t> unknown{-1};
+  SampledCpuTime unknown;  // never armed
   EXPECT_EQ(takeOwedIntervals(unknown, 50 * kMs, 5 * kMs), 1u);
-  std::atomic<int64_t> sampled{0};
+  EXPECT_EQ(takeOwedIntervals(unknown, 51 * kMs, 5 * kMs), 1u);
+  SampledCpuTime sampled;
+  sampled.arm(0);
   EXPECT_EQ(takeOwedIntervals(sampled, -1, 5 * kMs), 1u);
-  EXPECT_EQ(sampled.load(), 0) << "an unreadable clock moves nothing";
+  EXPECT_EQ(sampled.ns.load(), 0) << "an unreadable clock moves nothing";
 }
 
 }  // namespace
