@@ -88,10 +88,6 @@ itimerspec periodic(int64_t interval_ns) {
   return spec;
 }
 
-// The CPU clock of thread `tid` of this process: the kernel's encoding of a per-thread CPU
-// clock id (what pthread_getcpuclockid returns), which needs no pthread_t.
-clockid_t threadCpuClock(pid_t tid) { return static_cast<clockid_t>((~static_cast<unsigned>(tid) << 3) | 6); }
-
 bool startPosixTimer(ThreadSlot& slot, int64_t interval_ns, bool armed) {
   sigevent event{};
   event.sigev_notify = SIGEV_THREAD_ID;  // that thread, not any thread of the process

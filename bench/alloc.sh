@@ -48,7 +48,7 @@ run() {  # CONFIG ROUNDS: prints "WALL_S CPU_S"
   awk -v t="$times" 'BEGIN{split(t, a, " "); printf "%s %.3f\n", a[1], a[2] + a[3]}'
 }
 
-median() { sort -g | awk '{v[NR]=$1} END{print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+source "$(dirname "$0")/rounds_stats.sh"
 
 events() {  # CONFIG: the allocation samples in that config's last recording
   case $1 in

@@ -50,7 +50,7 @@ busy() {
     "$threads" "$rounds" | awk '/^work_ns /{w=$2} /^cpu_ns /{c=$2} END{print w, c}'
 }
 
-median() { sort -g | awk '{v[NR]=$1} END{print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+source "$(dirname "$0")/rounds_stats.sh"
 # "TAKEN LOST" of the recording of CONFIG (its last run).
 samples() {
   "$stackscope" report "$tmp/$1.ssr" --json | tr -d ' \n' |

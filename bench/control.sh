@@ -59,7 +59,7 @@ run() {
 }
 
 samples() { "$stackscope" info "$1" --json | tr -d ' \n' | grep -o '"sample":[0-9]*' | head -1 | cut -d: -f2; }
-median() { sort -g | awk '{v[NR]=$1} END{print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+source "$(dirname "$0")/rounds_stats.sh"
 
 echo "machine: $(nproc) cores, $(awk -F': ' '/model name/{print $2; exit}' /proc/cpuinfo)"
 echo "jdk:     $("$java" -version 2>&1 | head -1)"

@@ -27,7 +27,7 @@ run() {  # CONFIG: prints "WORK_NS CPU_S"
   awk -v t="$times" '$1 == "work_ns" {w = $2} END {split(t, a, " "); printf "%s %.3f\n", w, a[1] + a[2]}' "$tmp/out"
 }
 
-median() { sort -g | awk '{v[NR]=$1} END{print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+source "$(dirname "$0")/rounds_stats.sh"
 
 echo "java: $("$java" -version 2>&1 | head -1); rounds: $rounds; FixedWork work $repeats"
 declare -A work_ratio=() cpu_ratio=()

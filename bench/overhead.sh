@@ -87,7 +87,7 @@ run() {
     END{split(times, t, " "); printf "%s %.3f %.0f %.0f\n", t[1], t[2] + t[3], w, c}' "$tmp/out"
 }
 
-median() { sort -g | awk '{v[NR]=$1} END{print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+source "$(dirname "$0")/rounds_stats.sh"
 
 # Samples in a recording of CONFIG: ours from `report --json`, JFR's from `jfr summary`.
 samples() {

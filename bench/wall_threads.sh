@@ -46,7 +46,7 @@ reasons = ",".join("%s=%d" % (k, v) for k, v in sorted(r["lost"].items()))
 print("%.2f %d %d %s" % (100.0 * lost / max(taken + lost, 1), taken, lost, reasons or "-"))'
 }
 
-median() { sort -g | awk '{v[NR]=$1} END{print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+source "$(dirname "$0")/rounds_stats.sh"
 
 echo "IdleCrowd: $idle idle + $busy busy threads, ${seconds}s, wall mode at $interval, $pairs pairs ($(nproc) CPUs)"
 ratios=() losses=()

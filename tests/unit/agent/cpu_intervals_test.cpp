@@ -8,6 +8,24 @@ namespace {
 
 constexpr int64_t kMs = 1'000'000;
 
+struct Signals {
+  uint64_t weights = 0;  // of all the signals, at 5 ms
+  int64_t clock_ns = 0;  // the thread's CPU clock at the last one
+};
+
+// `count` signals, the thread's clock moving on by cpu_ns(i) before signal i.
+template <typename CpuNs>
+Signals signalsAfter(int count, CpuNs cpu_ns) {
+  SampledCpuTime sampled;
+  sampled.arm(0);
+  Signals run;
+  for (int i = 0; i < count; ++i) {
+    run.clock_ns += cpu_ns(i);
+    run.weights += takeOwedIntervals(sampled, run.clock_ns, 5 * kMs);
+  }
+  return run;
+}
+
 TEST(CpuIntervals, SignalsOnTimeStandForOneIntervalEach) {
   SampledCpuTime sampled;
   sampled.arm(0);
@@ -26,16 +44,9 @@ TEST(CpuIntervals, SignalsTheKernelDidNotSendAreCountedByTheNextSample) {
 }
 
 TEST(CpuIntervals, TheWeightsAddUpToTheCpuTimeWhateverTheSignals) {
-  SampledCpuTime sampled;
-  sampled.arm(0);
-  uint64_t weights = 0;
   // One signal in three delivered, at irregular CPU times.
-  int64_t now = 0;
-  for (int i = 0; i < 300; ++i) {
-    now += (i % 2 ? 14 : 16) * kMs;
-    weights += takeOwedIntervals(sampled, now, 5 * kMs);
-  }
-  EXPECT_NEAR(static_cast<double>(weights), static_cast<double>(now / (5 * kMs)), 1.0);
+  const Signals run = signalsAfter(300, [](int i) { return (i % 2 ? 14 : 16) * kMs; });
+  EXPECT_NEAR(static_cast<double>(run.weights), static_cast<double>(run.clock_ns / (5 * kMs)), 1.0);
 }
 
 TEST(CpuIntervals, OnlyTheFirstEarlySignalCountsAndItLeavesNoCredit) {
@@ -54,17 +65,10 @@ TEST(CpuIntervals, OnlyTheFirstEarlySignalCountsAndItLeavesNoCredit) {
 }
 
 TEST(CpuIntervals, StolenTimeAddsNoWeight) {
-  SampledCpuTime sampled;
-  sampled.arm(0);
-  uint64_t weights = 0;
   // The task clock fires every 5 ms of (run + steal) while the thread ran 3 ms of each: 1.5 s
   // of CPU in 500 signals. Counting each signal once would make that 2.5 s.
-  int64_t now = 0;
-  for (int i = 0; i < 500; ++i) {
-    now += 3 * kMs;
-    weights += takeOwedIntervals(sampled, now, 5 * kMs);
-  }
-  EXPECT_NEAR(static_cast<double>(weights), static_cast<double>(now / (5 * kMs)), 1.0);
+  const Signals run = signalsAfter(500, [](int) { return 3 * kMs; });
+  EXPECT_NEAR(static_cast<double>(run.weights), static_cast<double>(run.clock_ns / (5 * kMs)), 1.0);
 }
 
 TEST(CpuIntervals, ArmingAgainLetsTheNextEarlySignalCount) {
