@@ -51,6 +51,7 @@ struct LockWait {
   uint32_t owner = 0;  // a monitor enter's owner when it began (ThreadSlot::wait_owner), 0 = none
   format::WaitKind kind = format::WaitKind::Lock;
   const std::string* class_name = nullptr;  // interned (object_class.h); null = a park without blocker
+  bool zero_length_int_array = false;  // the lock: maybe a class's initialization lock (class_init_lock.h)
   std::vector<RawFrame> frames;  // the waiting thread's stack, innermost first
 };
 

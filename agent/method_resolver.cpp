@@ -4,26 +4,11 @@
 #include <string>
 
 #include "agent/java_names.h"
+#include "agent/jvmti_buffer.h"
 
 namespace stackscope::agent {
 
 namespace {
-
-// Deallocates a JVMTI-allocated buffer when it goes out of scope.
-template <typename T>
-class JvmtiBuffer {
- public:
-  explicit JvmtiBuffer(jvmtiEnv* jvmti) : jvmti_(jvmti) {}
-  ~JvmtiBuffer() {
-    if (ptr) jvmti_->Deallocate(reinterpret_cast<unsigned char*>(ptr));
-  }
-  JvmtiBuffer(const JvmtiBuffer&) = delete;
-  JvmtiBuffer& operator=(const JvmtiBuffer&) = delete;
-  T* ptr = nullptr;
-
- private:
-  jvmtiEnv* jvmti_;
-};
 
 constexpr const char* kUnknown = "<unknown>";
 

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "agent/bound_natives.h"
+#include "agent/jvmti_buffer.h"
 #include "agent/park_hook.h"
 #include "agent/thread_parents.h"
 #include "agent/throwable_hook.h"
@@ -16,27 +17,18 @@ namespace {
 
 WrappedNatives g_wanted;  // written once at load, before the event can come
 
-// Deallocates JVMTI's strings when the callback returns.
-struct JvmtiString {
-  jvmtiEnv* jvmti;
-  char* text = nullptr;
-  explicit JvmtiString(jvmtiEnv* env) : jvmti(env) {}
-  ~JvmtiString() {
-    if (text) jvmti->Deallocate(reinterpret_cast<unsigned char*>(text));
-  }
-  bool is(const char* expected) const { return text && std::strcmp(text, expected) == 0; }
-};
+bool is(const JvmtiBuffer<char>& text, const char* expected) { return text.ptr && std::strcmp(text.ptr, expected) == 0; }
 
 // Whether `method` is CLASS_SIGNATURE.NAME SIGNATURE.
 bool isMethod(jvmtiEnv* jvmti, jmethodID method, const char* class_signature, const char* name, const char* signature) {
-  JvmtiString method_name(jvmti), method_signature(jvmti), holder_signature(jvmti);
-  if (jvmti->GetMethodName(method, &method_name.text, &method_signature.text, nullptr) != JVMTI_ERROR_NONE ||
-      !method_name.is(name) || !method_signature.is(signature))
+  JvmtiBuffer<char> method_name(jvmti), method_signature(jvmti), holder_signature(jvmti);
+  if (jvmti->GetMethodName(method, &method_name.ptr, &method_signature.ptr, nullptr) != JVMTI_ERROR_NONE ||
+      !is(method_name, name) || !is(method_signature, signature))
     return false;
   jclass holder = nullptr;  // a local reference of the callback's frame
   return jvmti->GetMethodDeclaringClass(method, &holder) == JVMTI_ERROR_NONE &&
-         jvmti->GetClassSignature(holder, &holder_signature.text, nullptr) == JVMTI_ERROR_NONE &&
-         holder_signature.is(class_signature);
+         jvmti->GetClassSignature(holder, &holder_signature.ptr, nullptr) == JVMTI_ERROR_NONE &&
+         is(holder_signature, class_signature);
 }
 
 // The exported JDK natives wrapped by address, each found once by its name (dlsym is a hash

@@ -76,6 +76,8 @@ jvmtiCapabilities traceCapabilities(uint32_t trace, const Options& options, bool
     caps.can_generate_monitor_events = 1;
     caps.can_get_monitor_info = 1;
     caps.can_generate_native_method_bind_events = 1;
+    caps.can_get_bytecodes = 1;  // class_init_lock.h
+    caps.can_get_constant_pool = 1;
     // Both only at startup in HotSpot 17 and 25: after an attach the trace runs without, its
     // monitor waits' owners unnamed (lock_owners.h gets no contended monitor).
     caps.can_get_current_contended_monitor = startup ? 1 : 0;

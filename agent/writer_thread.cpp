@@ -29,6 +29,7 @@ WriterThread::WriterThread(const WriterInputs& in)
     : in_(in),
       methods_(in.jvmti, *in.writer),
       carrier_frames_(in.jvmti),
+      class_init_locks_(in.jvmti),
       // Samples come in signal handlers, which cannot wake a long sleep (writer_pacing.h).
       pacing_(in.options->mode == SampleMode::None ? WriterPacing::kLongestNs : WriterPacing::kShortestNs) {}
 

@@ -22,6 +22,7 @@
 #include "agent/annotation_table.h"
 #include "agent/carrier_frames.h"
 #include "agent/class_histogram.h"
+#include "agent/class_init_lock.h"
 #include "agent/thread_parents.h"
 #include "agent/code_regions.h"
 #include "agent/exception_trace.h"
@@ -153,6 +154,7 @@ class WriterThread {
   WriterInputs in_;
   MethodResolver methods_;
   CarrierFrames carrier_frames_;
+  ClassInitLocks class_init_locks_;  // names the initialization locks lock waits were for
   AgentThread thread_;
   std::timed_mutex io_mutex_;  // one consumer of the ring, one user of the writer
   bool failed_ = false;

@@ -165,7 +165,10 @@ void WriterThread::drainLocks(JNIEnv* jni) {
     ensureAnnotation(wait.annotation);
     format::LockRecord record{wait.time_ns, wait.thread, traceStack(jni, 0, wait.frames), wait.annotation,
                               wait.duration_ns, wait.kind};
-    if (wait.class_name) record.lock_class = in_.writer->internString(*wait.class_name);
+    if (wait.class_name) {
+      const bool init_lock = wait.zero_length_int_array && !wait.frames.empty();
+      record.lock_class = in_.writer->internString(init_lock ? class_init_locks_.nameAt(wait.frames[0]) : *wait.class_name);
+    }
     LockCulprit culprit;
     // Only locks have owners (docs/format.md, Lock). A look's owner comes with its stack; a
     // wait no look saw names the monitor's owner when it began, without a stack.
