@@ -77,14 +77,14 @@ std::string classNeededAt(const unsigned char* code, size_t code_size, int64_t b
   return std::string(reinterpret_cast<const char*>(name + 3), u2(name + 1));
 }
 
-const std::string& ClassInitLocks::nameAt(const RawFrame& top) {
+const std::string& ClassInitLocks::nameAt(JNIEnv* jni, const RawFrame& top) {
   const auto key = std::make_pair(top.method, top.bci);
   if (const auto known = names_.find(key); known != names_.end()) return known->second;
   if (names_.size() >= kMaxNames) names_.clear();
-  return names_.emplace(key, lookUp(top)).first->second;
+  return names_.emplace(key, lookUp(jni, top)).first->second;
 }
 
-std::string ClassInitLocks::lookUp(const RawFrame& top) {
+std::string ClassInitLocks::lookUp(JNIEnv* jni, const RawFrame& top) {
   std::string name = "int[]";
   if (top.bci < 0) return name;  // a native frame, a stub's, or no bytecode index
   const auto method = static_cast<jmethodID>(const_cast<void*>(top.method));
@@ -98,6 +98,7 @@ std::string ClassInitLocks::lookUp(const RawFrame& top) {
   jint count = 0, pool_size = 0;
   JvmtiBuffer<unsigned char> pool(jvmti_);
   const bool have_pool = jvmti_->GetConstantPool(holder, &count, &pool_size, &pool.ptr) == JVMTI_ERROR_NONE;
+  jni->DeleteLocalRef(holder);  // the writer's loop never returns to Java to free it
   std::string needed = have_pool ? classNeededAt(code.ptr, code_size, top.bci, pool.ptr, pool_size, count) : "";
   if (needed.empty()) return name;
   for (char& c : needed) c = c == '/' ? '.' : c;

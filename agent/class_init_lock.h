@@ -10,6 +10,7 @@
 // a constant pool costs tens of µs.
 #pragma once
 
+#include <jni.h>
 #include <jvmti.h>
 
 #include <cstddef>
@@ -37,10 +38,10 @@ class ClassInitLocks {
   // The name of a zero-length int[] lock waited for at innermost frame `top`: "int[]
   // (initializing org.eclipse.jetty.server.HttpChannel)", or "int[]" when the frame is not at
   // an instruction that needs a class (a program's own int[0] as a lock). Writer thread only.
-  const std::string& nameAt(const RawFrame& top);
+  const std::string& nameAt(JNIEnv* jni, const RawFrame& top);
 
  private:
-  std::string lookUp(const RawFrame& top);
+  std::string lookUp(JNIEnv* jni, const RawFrame& top);
 
   static constexpr size_t kMaxNames = 4096;  // forgotten all at once past this
   jvmtiEnv* const jvmti_;

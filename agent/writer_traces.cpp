@@ -167,7 +167,7 @@ void WriterThread::drainLocks(JNIEnv* jni) {
                               wait.duration_ns, wait.kind};
     if (wait.class_name) {
       const bool init_lock = wait.zero_length_int_array && !wait.frames.empty();
-      record.lock_class = in_.writer->internString(init_lock ? class_init_locks_.nameAt(wait.frames[0]) : *wait.class_name);
+      record.lock_class = in_.writer->internString(init_lock ? class_init_locks_.nameAt(jni, wait.frames[0]) : *wait.class_name);
     }
     LockCulprit culprit;
     // Only locks have owners (docs/format.md, Lock). A look's owner comes with its stack; a
