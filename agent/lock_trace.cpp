@@ -145,7 +145,8 @@ void LockTrace::end(JNIEnv* jni, jobject object) {
       if (self) jni->DeleteLocalRef(self);
     }
     if (lock) wait.class_name = class_names_.nameOf(jni, lock);
-    wait.zero_length_int_array = wait.class_name && *wait.class_name == "int[]" && jni->GetArrayLength(static_cast<jarray>(lock)) == 0;
+    wait.zero_length_int_array =
+        wait.class_name && *wait.class_name == "int[]" && jni->GetArrayLength(static_cast<jarray>(lock)) == 0;
     if (source == WaitSource::Park) {
       wait.kind = parkKind(jni, lock, wait.class_name);
     } else {
