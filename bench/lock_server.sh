@@ -2,7 +2,7 @@
 # What a trace costs a contended server: Jetty (Debian's libjetty9-java) serving
 # bench/server/ContendedServer.java to wrk on 127.0.0.1, configurations interleaved in rounds
 # as bench/lock_rounds.sh does. A run starts the server, warms it with WARMUP seconds of load,
-# then loads it for SECONDS more and reads what the server did in that window: requests served
+# then loads it for SECONDS_OF_LOAD more and reads what the server did in that window: requests served
 # (wrk's count) and the server's CPU (utime + stime of /proc/PID/stat). Printed per
 # configuration: the median throughput and server CPU per request, and the paired ratios of
 # each to the first configuration's, with their 95 % confidence intervals (rounds_stats.sh).
