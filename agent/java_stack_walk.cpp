@@ -259,11 +259,15 @@ uintptr_t interruptedPc(const void* ucontext) {
 }
 
 // A thread in a runtime stub called from compiled Java code (a contended monitor's enter,
-// vm_thread_anchor.h): walked again from the stub's compiled caller, with the stub on top. The
-// stub's frame is the one the thread was interrupted in, when the code cache says it is built
-// there, else the one its frame anchor holds (the stub called into the VM). The walk goes
-// through the signal context while the thread is still in Java, through its frame anchor once
-// it is in the VM. Only a caller the code cache holds as a compiled method is tried.
+// C1's exception dispatch, vm_thread_anchor.h): walked again from the stub's compiled caller,
+// with the stub on top. The stub's frame is the one the thread was interrupted in, when the
+// code cache says it is built there, else the one its frame anchor holds (the stub called into
+// the VM). The walk goes through the signal context while the thread runs the stub's own code
+// (its anchor may be half written), through its frame anchor once it has called out of the code
+// cache: AsyncGetCallTrace prefers an anchor with a pc to the context, and fails from the
+// context of a thread still in Java state with a half-made anchor (C1's exception handler
+// lookup runs so, and 36-39 % of a C1-compiled method's throws kept VM frames alone). Only a
+// caller the code cache holds as a compiled method is tried.
 bool walkFromRuntimeStub(ThreadSlot& thread, JNIEnv* env, ASGCT_CallTrace& trace, jint depth, void* ucontext) {
   const VmThreadAnchor* anchor = g_vm_thread_anchor.load(std::memory_order_acquire);
   const CompiledCode* code = g_compiled_code.load(std::memory_order_acquire);
@@ -285,7 +289,7 @@ bool walkFromRuntimeStub(ThreadSlot& thread, JNIEnv* env, ASGCT_CallTrace& trace
     return false;
   }
   ASGCT_CallTrace below{trace.env, 0, trace.frames};
-  if (state == VmThreadAnchor::State::InJava) {
+  if (state == VmThreadAnchor::State::InJava && code->contains(regs.pc)) {
     walkFrom(caller, below, depth - 1, context);
   } else {
     anchor->walkWithAnchorAt(env, caller, [&] { g_walk(&below, depth - 1, ucontext); });

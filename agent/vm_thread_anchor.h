@@ -25,9 +25,12 @@
 // walkable", -4, in the VM; "not walkable Java", -6, while the VM code still runs in state
 // _thread_in_Java). A third of a contended lock's samples kept VM frames alone. The stack
 // capture steps over the stub itself (compiled_code.h knows its frame size) and walks from the
-// caller: through the signal context in Java, and in the VM through the anchor, which
-// walkWithAnchorAt points at the caller for the length of the walk and then puts back exactly
-// as it was (the same rules as the pc above: the thread's own handler, state _thread_in_vm).
+// caller: through the signal context in the stub's own code, and once it has called out of the
+// code cache (into the VM, or still in state _thread_in_Java: C1's exception dispatch) through
+// the anchor, which walkWithAnchorAt points at the caller for the length of the walk and then
+// puts back exactly as it was (the thread's own handler; in state _thread_in_vm or in Java
+// state outside the code cache: neither is safepoint-safe, so no other thread walks the thread
+// meanwhile, and the stub resets the whole anchor when the call returns).
 //
 // SIGNAL SAFETY: makeWalkable, lastJavaFrame and walkWithAnchorAt read the JavaThread of the
 // calling thread (alive while it runs) at offsets taken from the VM's tables at bind().

@@ -12,15 +12,6 @@ constexpr double kTolerance = 0.15;
 
 class AllocTrace : public RecordingTest {
  protected:
-  // `stackscope record -e EVENTS [AGENT_OPTIONS…] -o path -- java … main_class args`.
-  static ProcessResult recordAllocs(const std::vector<std::string>& options, const std::string& path,
-                                    const std::string& main_class, const std::vector<std::string>& args) {
-    std::vector<std::string> argv{STACKSCOPE_BIN, "record"};
-    argv.insert(argv.end(), options.begin(), options.end());
-    argv.insert(argv.end(), {"-o", path, "--"});
-    for (const std::string& arg : javaCommand(main_class, args)) argv.push_back(arg);
-    return run(argv);
-  }
   // The value of `cls` in a classes view, in the view's metric; 0 when absent.
   static double byClass(const json& view, const std::string& cls) {
     const json* row = find(view, "classes", "value", cls);
@@ -37,7 +28,7 @@ class AllocTrace : public RecordingTest {
 // 2-3 %, the tolerance 15 %.
 TEST_F(AllocTrace, EstimatesObjectsAndBytesByClassAndMethod) {
   const std::string path = file("alloc.ssr");
-  ProcessResult rec = recordAllocs({"-e", "cpu,alloc", "--alloc-interval", "64k"}, path, "Allocations", {});
+  ProcessResult rec = record({"-e", "cpu,alloc", "--alloc-interval", "64k"}, path, "Allocations", {});
   ASSERT_EQ(rec.exit_code, 0) << rec.err;
   const auto t = truth(rec.out);
   const double buffers = t.at("buffers"), pairs = t.at("pairs");
@@ -91,7 +82,7 @@ TEST_F(AllocTrace, EstimatesObjectsAndBytesByClassAndMethod) {
 TEST_F(AllocTrace, ClassFilterKeepsOnlyMatchingClasses) {
   const std::string path = file("filtered.ssr");
   ProcessResult rec =
-      recordAllocs({"-e", "alloc", "--alloc-interval", "64k", "--classes", "byte[]"}, path, "Allocations", {});
+      record({"-e", "alloc", "--alloc-interval", "64k", "--classes", "byte[]"}, path, "Allocations", {});
   ASSERT_EQ(rec.exit_code, 0) << rec.err;
   const json classes = report(path, {"--view", "classes", "--metric", "objects"});
   ASSERT_EQ(classes.at("classes").size(), 1u) << classes.dump(1);
@@ -106,7 +97,7 @@ TEST_F(AllocTrace, ClassFilterKeepsOnlyMatchingClasses) {
 // the kept ones are live, at their allocation site.
 TEST_F(AllocTrace, LiveViewTellsKeptFromDroppedObjects) {
   const std::string path = file("live.ssr");
-  ProcessResult rec = recordAllocs({"-e", "cpu,live", "--alloc-interval", "16k"}, path, "LiveObjects", {});
+  ProcessResult rec = record({"-e", "cpu,live", "--alloc-interval", "16k"}, path, "LiveObjects", {});
   ASSERT_EQ(rec.exit_code, 0) << rec.err;
   const auto t = truth(rec.out);
   const double kept = t.at("kept"), dropped = t.at("dropped");
@@ -136,7 +127,7 @@ TEST_F(AllocTrace, LiveViewTellsKeptFromDroppedObjects) {
 // With the traces off no allocation is recorded and the alloc event kind is absent.
 TEST_F(AllocTrace, TraceOffRecordsNoAllocations) {
   const std::string path = file("off.ssr");
-  ProcessResult rec = recordAllocs({"-e", "cpu"}, path, "Allocations", {"20000", "100000"});
+  ProcessResult rec = record({"-e", "cpu"}, path, "Allocations", {"20000", "100000"});
   ASSERT_EQ(rec.exit_code, 0) << rec.err;
   const json info = query({"info", path});
   EXPECT_EQ(info.at("recording").at("mode"), "cpu");

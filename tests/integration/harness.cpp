@@ -26,11 +26,12 @@ std::vector<std::string> javaCommand(const std::string& main_class,
 }
 
 ProcessResult record(const std::vector<std::string>& options, const std::string& file,
-                     const std::string& main_class, const std::vector<std::string>& args) {
+                     const std::string& main_class, const std::vector<std::string>& args,
+                     const std::vector<std::string>& jvm_options) {
   std::vector<std::string> argv{STACKSCOPE_BIN, "record"};
   argv.insert(argv.end(), options.begin(), options.end());
   argv.insert(argv.end(), {"-o", file, "--"});
-  auto java_argv = javaCommand(main_class, args);
+  auto java_argv = javaCommand(main_class, args, jvm_options);
   argv.insert(argv.end(), java_argv.begin(), java_argv.end());
   return run(argv);
 }

@@ -29,9 +29,10 @@ std::vector<std::string> javaCommand(const std::string& main_class,
                                      const std::vector<std::string>& args = {},
                                      const std::vector<std::string>& jvm_options = {});
 
-// `stackscope record OPTIONS -o FILE -- java …` for a workload.
+// `stackscope record OPTIONS -o FILE -- java …` for a workload (javaCommand's java).
 ProcessResult record(const std::vector<std::string>& options, const std::string& file,
-                     const std::string& main_class, const std::vector<std::string>& args = {});
+                     const std::string& main_class, const std::vector<std::string>& args = {},
+                     const std::vector<std::string>& jvm_options = {});
 
 // `stackscope ARGS --json`, parsed; throws (failing the test) with the command's stderr if
 // it does not exit 0 with one JSON document.
