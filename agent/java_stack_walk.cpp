@@ -219,10 +219,51 @@ bool walkOverPushedWords(const ThreadSlot& thread, ASGCT_CallTrace& trace, jint 
   return trace.num_frames > 0;
 }
 
+// Puts the stub holding pc on top of the Java frames walked from its caller; the outermost
+// frame gives way when the walk filled the slot.
+jint addStubFrame(RawFrame* frames, jint num_frames, jint depth, uintptr_t pc) {
+  if (!g_code_regions) return num_frames;
+  const int32_t region = g_code_regions->find(pc);
+  if (region < 0) return num_frames;
+  const jint kept = std::min<jint>(num_frames, depth - 1);
+  std::memmove(frames + 1, frames, static_cast<size_t>(kept) * sizeof(RawFrame));
+  frames[0] = {kStubFrameBci, reinterpret_cast<const void*>(static_cast<uintptr_t>(region) + 1)};
+  return kept + 1;
+}
+
+// A compiled method entered for the first time since a collection armed it calls the entry
+// barrier's stub from its prologue, its frame built, and the stub calls the VM as a leaf
+// (BarrierSetNMethod::nmethod_stub_entry_barrier: state _thread_in_Java, no anchor), where
+// AsyncGetCallTrace sees no Java frame: 31 % of the samples of a thread that entered many
+// methods between collections kept VM frames alone (JDK 25). `stub` is the stub's frame the
+// native frames lead to. Walked from the method's caller, one frame size up, with the method
+// on top (bci 0, its entry, as at a frame edge) and the stub above it.
+bool walkFromEntryBarrier(const ThreadSlot& thread, const WalkRegisters& stub, ASGCT_CallTrace& trace, jint depth,
+                          const ucontext_t& context) {
+  const CompiledCode* code = g_compiled_code.load(std::memory_order_acquire);
+  const int32_t region = g_code_regions ? g_code_regions->find(stub.pc) : -1;
+  if (!code || depth < 3 || region < 0 || !std::strstr(g_code_regions->name(region), "entry_barrier")) return false;
+  const uintptr_t sp = registersOf(context).sp;
+  WalkRegisters entered, caller;
+  CompiledMethodCode method;
+  if (!callerOfEntryBarrierStub(stub, sp, thread.stack, readStackWord, entered) || !code->find(entered.pc, method) ||
+      !callerOfStubFrame(entered, method.frame_words, sp, thread.stack, readStackWord, caller)) {
+    return false;
+  }
+  const void* method_id = code->methodId(method.method);
+  ASGCT_CallTrace below{trace.env, 0, trace.frames + 1};
+  if (!method_id || !walkFrom(caller, below, depth - 2, context)) return false;
+  trace.frames[0] = {0, static_cast<jmethodID>(const_cast<void*>(method_id))};
+  trace.num_frames = addStubFrame(reinterpret_cast<RawFrame*>(trace.frames), below.num_frames + 1, depth, stub.pc);
+  return true;
+}
+
 // A thread in Java whose pc is in native code (a leaf call from compiled code into the VM or
-// libc, stub_unwind.h): walked again from the compiled caller the native frames lead to, by
+// libc, stub_unwind.h; AsyncGetCallTrace answers "unknown Java", or "not walkable Java" when the
+// native code's frame pointers looked like a frame to it): walked again from the compiled caller the native frames lead to, by
 // their CFI where mixed mode loaded it (libc's pthread_cond_signal, which releasing a contended
-// monitor calls, keeps no frame pointer on its way to the kernel), else by the frame-pointer chain.
+// monitor calls, keeps no frame pointer on its way to the kernel), else by the frame-pointer chain;
+// or from the method whose entry barrier's stub the native frames lead to.
 bool walkFromNativeLeaf(const ThreadSlot& thread, ASGCT_CallTrace& trace, jint depth, void* ucontext) {
   const CompiledCode* code = g_compiled_code.load(std::memory_order_acquire);
   const auto& context = *static_cast<const ucontext_t*>(ucontext);
@@ -235,23 +276,13 @@ bool walkFromNativeLeaf(const ThreadSlot& thread, ASGCT_CallTrace& trace, jint d
     native::walkNativeStack(regs, thread.stack, modules, readStackWord, inJava, pcs, kMaxLeafFrames, &caller);
     // A compiled caller the CFI found is the one: frame pointers through the same libc code
     // (which uses rbp as it likes) would only guess.
-    if (caller.pc != 0) return walkFromLeafCall(caller, trace, depth, context);
+    if (caller.pc != 0) {
+      return walkFromEntryBarrier(thread, caller, trace, depth, context) || walkFromLeafCall(caller, trace, depth, context);
+    }
   }
   WalkRegisters caller;
   return callerOfNativeLeaf(regs, thread.stack, readStackWord, inJava, caller) &&
-         walkFromLeafCall(caller, trace, depth, context);
-}
-
-// Puts the stub holding pc on top of the Java frames walked from its caller; the outermost
-// frame gives way when the walk filled the slot.
-jint addStubFrame(RawFrame* frames, jint num_frames, jint depth, uintptr_t pc) {
-  if (!g_code_regions) return num_frames;
-  const int32_t region = g_code_regions->find(pc);
-  if (region < 0) return num_frames;
-  const jint kept = std::min<jint>(num_frames, depth - 1);
-  std::memmove(frames + 1, frames, static_cast<size_t>(kept) * sizeof(RawFrame));
-  frames[0] = {kStubFrameBci, reinterpret_cast<const void*>(static_cast<uintptr_t>(region) + 1)};
-  return kept + 1;
+         (walkFromEntryBarrier(thread, caller, trace, depth, context) || walkFromLeafCall(caller, trace, depth, context));
 }
 
 uintptr_t interruptedPc(const void* ucontext) {
@@ -327,7 +358,9 @@ jint walkJava(ThreadSlot& thread, JNIEnv* env, RawFrame* frames, jint depth, voi
     if (walkFromStubCaller(thread, trace, depth, ucontext)) {
       return addStubFrame(frames, trace.num_frames, depth, interruptedPc(ucontext));
     }
-    if (first == kUnknownJava && walkFromNativeLeaf(thread, trace, depth, ucontext)) return trace.num_frames;
+    if ((first == kUnknownJava || first == kNotWalkableJava) && walkFromNativeLeaf(thread, trace, depth, ucontext)) {
+      return trace.num_frames;
+    }
   }
   if ((first == kNotInJava || first == kNotWalkableVm || first == kUnknownJava || first == kNotWalkableJava) &&
       walkFromRuntimeStub(thread, env, trace, depth, ucontext)) {

@@ -79,4 +79,21 @@ bool callerOfStubFrame(const WalkRegisters& stub, uint32_t frame_words, uintptr_
   return true;
 }
 
+// The compiled method whose prologue called the GC's entry barrier stub (StubRoutines'
+// method_entry_barrier, JDK 20+ on x86-64), from the stub's frame as it calls the VM (`stub`:
+// its fp is the stub's). The stub pushes a cookie word (a slot for the sp it may have to
+// set when the method is deoptimized), then the method's frame pointer, which it points fp at:
+// the method's return address into its prologue is 2 words above fp, its sp 3 words, its own
+// fp the word at fp. `entered` is the method's frame as at the call: pc that return address.
+template <typename Read>
+bool callerOfEntryBarrierStub(const WalkRegisters& stub, uintptr_t interrupted_sp, const StackBounds& stack, Read read,
+                              WalkRegisters& entered) {
+  if (stub.fp > UINTPTR_MAX - 24 || !usedStackWord(stub.fp, interrupted_sp, stack) ||
+      !usedStackWord(stub.fp + 16, interrupted_sp, stack)) {
+    return false;
+  }
+  entered = {static_cast<uintptr_t>(read(stub.fp + 16)), stub.fp + 24, static_cast<uintptr_t>(read(stub.fp))};
+  return true;
+}
+
 }  // namespace stackscope::agent

@@ -154,5 +154,27 @@ TEST(RuntimeStubFrame, RefusesAFrameThatLeavesTheStackOrIsTooSmall) {
   EXPECT_FALSE(callerOfStubFrame({0x5000, UINTPTR_MAX - 15, 0}, 4, 0x1700, kStack, memory, caller)) << "wraps";
 }
 
+// The entry barrier's stub at fp 0x1800: the method's saved fp at 0x1800, the stub's cookie
+// at 0x1808 (not a return address, never read), the return address into the method's
+// prologue at 0x1810; the method's sp at the call was 0x1818.
+TEST(EntryBarrierStub, TheEnteredMethodIsAboveTheCookie) {
+  FakeMemory memory;
+  memory.words[0x1800] = 0x1a00;
+  memory.words[0x1810] = 0xc0de;
+  WalkRegisters entered;
+  ASSERT_TRUE(callerOfEntryBarrierStub({0x5000, 0x1700, 0x1800}, 0x1700, kStack, memory, entered));
+  EXPECT_EQ(entered.pc, 0xc0deu);
+  EXPECT_EQ(entered.sp, 0x1818u);
+  EXPECT_EQ(entered.fp, 0x1a00u);
+}
+
+TEST(EntryBarrierStub, RefusesAFramePointerOutsideTheUsedStack) {
+  FakeMemory memory;  // nothing may be read
+  WalkRegisters entered;
+  EXPECT_FALSE(callerOfEntryBarrierStub({0x5000, 0x1700, 0x1600}, 0x1700, kStack, memory, entered)) << "below sp";
+  EXPECT_FALSE(callerOfEntryBarrierStub({0x5000, 0x1700, 0x1ff0}, 0x1700, kStack, memory, entered)) << "past the base";
+  EXPECT_FALSE(callerOfEntryBarrierStub({0x5000, 0x1700, UINTPTR_MAX - 8}, 0x1700, kStack, memory, entered)) << "wraps";
+}
+
 }  // namespace
 }  // namespace stackscope::agent
