@@ -234,7 +234,7 @@ jint addStubFrame(RawFrame* frames, jint num_frames, jint depth, uintptr_t pc) {
 // A compiled method entered for the first time since a collection armed it calls the entry
 // barrier's stub from its prologue, its frame built, and the stub calls the VM as a leaf
 // (BarrierSetNMethod::nmethod_stub_entry_barrier: state _thread_in_Java, no anchor), where
-// AsyncGetCallTrace sees no Java frame: 31 % of the samples of a thread that entered many
+// AsyncGetCallTrace sees no Java frame: 31-40 % of the samples of a thread that entered many
 // methods between collections kept VM frames alone (JDK 25). `stub` is the stub's frame the
 // native frames lead to. Walked from the method's caller, one frame size up, with the method
 // on top (bci 0, its entry, as at a frame edge) and the stub above it.
@@ -259,11 +259,12 @@ bool walkFromEntryBarrier(const ThreadSlot& thread, const WalkRegisters& stub, A
 }
 
 // A thread in Java whose pc is in native code (a leaf call from compiled code into the VM or
-// libc, stub_unwind.h; AsyncGetCallTrace answers "unknown Java", or "not walkable Java" when the
-// native code's frame pointers looked like a frame to it): walked again from the compiled caller the native frames lead to, by
-// their CFI where mixed mode loaded it (libc's pthread_cond_signal, which releasing a contended
-// monitor calls, keeps no frame pointer on its way to the kernel), else by the frame-pointer chain;
-// or from the method whose entry barrier's stub the native frames lead to.
+// libc, stub_unwind.h; AsyncGetCallTrace answers "unknown Java", or "not walkable Java" when
+// the native code's frame pointers looked like a frame to it): walked again from the compiled
+// caller the native frames lead to, by their CFI where mixed mode loaded it (libc's
+// pthread_cond_signal, which releasing a contended monitor calls, keeps no frame pointer on its
+// way to the kernel), else by the frame-pointer chain; or from the method whose entry
+// barrier's stub the native frames lead to.
 bool walkFromNativeLeaf(const ThreadSlot& thread, ASGCT_CallTrace& trace, jint depth, void* ucontext) {
   const CompiledCode* code = g_compiled_code.load(std::memory_order_acquire);
   const auto& context = *static_cast<const ucontext_t*>(ucontext);
@@ -297,8 +298,8 @@ uintptr_t interruptedPc(const void* ucontext) {
 // (its anchor may be half written), through its frame anchor once it has called out of the code
 // cache: AsyncGetCallTrace prefers an anchor with a pc to the context, and fails from the
 // context of a thread still in Java state with a half-made anchor (C1's exception handler
-// lookup runs so, and 36-39 % of a C1-compiled method's throws kept VM frames alone). Only a
-// caller the code cache holds as a compiled method is tried.
+// lookup runs so: a third or more of a C1-compiled loop's throwing samples kept VM frames
+// alone). Only a caller the code cache holds as a compiled method is tried.
 bool walkFromRuntimeStub(ThreadSlot& thread, JNIEnv* env, ASGCT_CallTrace& trace, jint depth, void* ucontext) {
   const VmThreadAnchor* anchor = g_vm_thread_anchor.load(std::memory_order_acquire);
   const CompiledCode* code = g_compiled_code.load(std::memory_order_acquire);
