@@ -172,6 +172,31 @@ ControlOutcome AgentControl::setFilter(JNIEnv*, const FilterChange& change) {
   return outcome;
 }
 
+ControlOutcome AgentControl::histogram(JNIEnv* jni) {
+  ControlOutcome outcome = ControlOutcome::refused(protocol::error::kUnavailable, kNotRecording);
+  // Under the control mutex for the walk: no stop or detach ends the session meanwhile.
+  withCurrentSession([&](Session* session) {
+    if (!session || !session->recording) return;
+    HistogramTotals totals;
+    std::string error;
+    if (!session->histogram.takeNow(jni, totals, error)) {
+      outcome = ControlOutcome::refused(protocol::error::kFailed, error);
+      return;
+    }
+    char message[200];
+    std::snprintf(message, sizeof message,
+                  "class histogram at %.3f s of the recording: %llu classes, %llu objects, %llu bytes; the heap "
+                  "walk stopped the JVM for %.1f ms",
+                  static_cast<double>(totals.time_ns) / 1e9, static_cast<unsigned long long>(totals.classes),
+                  static_cast<unsigned long long>(totals.instances), static_cast<unsigned long long>(totals.bytes),
+                  static_cast<double>(totals.pause_ns) / 1e6);
+    outcome = ControlOutcome::done(message);
+    outcome.fields = {{"time_ns", totals.time_ns}, {"pause_ns", totals.pause_ns}, {"classes", totals.classes},
+                      {"instances", totals.instances}, {"bytes", totals.bytes}};
+  });
+  return outcome;
+}
+
 namespace {
 
 struct DetachJob {

@@ -25,6 +25,7 @@ class AgentControl final : public ControlHandler {
   ControlOutcome mark(const std::string& name, format::MarkerKind kind) override;
   ControlOutcome dump(JNIEnv* jni, const std::string& path) override;
   ControlOutcome setFilter(JNIEnv* jni, const FilterChange& change) override;
+  ControlOutcome histogram(JNIEnv* jni) override;
   bool detach(JNIEnv* jni, int requester_fd) override;
   bool closeServer(JNIEnv* jni, int requester_fd) override;
   uint64_t currentRecording() override;

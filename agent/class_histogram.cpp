@@ -88,10 +88,21 @@ void ClassHistogram::finish(JNIEnv* jni, int64_t timeout_ns) {
   if (thread_.stop(timeout_ns)) take(jni);
 }
 
-void ClassHistogram::take(JNIEnv* jni) {
+bool ClassHistogram::takeNow(JNIEnv* jni, HistogramTotals& totals, std::string& error) {
+  JavaVM* vm = nullptr;
+  if (!jvmti_ && (jni->GetJavaVM(&vm) != JNI_OK || !init(vm, error))) return false;
+  if (!take(jni, &totals)) {
+    error = "the heap walk failed";
+    return false;
+  }
+  return true;
+}
+
+bool ClassHistogram::take(JNIEnv* jni, HistogramTotals* totals) {
+  std::lock_guard<std::mutex> one_walk(walk_mutex_);
   jint count = 0;
   jclass* classes = nullptr;
-  if (jvmti_->GetLoadedClasses(&count, &classes) != JVMTI_ERROR_NONE) return;
+  if (jvmti_->GetLoadedClasses(&count, &classes) != JVMTI_ERROR_NONE) return false;
   for (jint i = 0; i < count; ++i) jvmti_->SetTag(classes[i], i + 1);
   std::vector<ObjectCount> counts(static_cast<size_t>(count));
   WalkCounts walk{&counts};
@@ -111,9 +122,17 @@ void ClassHistogram::take(JNIEnv* jni) {
   // The class list's local references: this thread lives as long as the recording.
   for (jint i = 0; i < count; ++i) jni->DeleteLocalRef(classes[i]);
   jvmti_->Deallocate(reinterpret_cast<unsigned char*>(classes));
-  if (error != JVMTI_ERROR_NONE) return;
+  if (error != JVMTI_ERROR_NONE) return false;
+  if (totals) {
+    *totals = {histogram.time_ns, histogram.pause_ns, histogram.classes.size(), 0, 0};
+    for (const ClassCount& c : histogram.classes) {
+      totals->instances += c.instances;
+      totals->bytes += c.bytes;
+    }
+  }
   std::lock_guard<std::mutex> lock(mutex_);
   queue_.push_back(std::move(histogram));
+  return true;
 }
 
 void ClassHistogram::takeAll(std::vector<Histogram>& out) {

@@ -1,6 +1,7 @@
 // The class histogram (histo=10s or histo=gc:N): per class, the number of objects in the heap
 // and their shallow bytes, taken every interval or after every Nth garbage collection, and
 // once more at the end of the recording; each is one ClassHistogram record with its time.
+// The control command `histo` takes one more at once, in any recording.
 //
 // The walk is JVMTI's IterateThroughHeap, which counts every object in the heap, garbage not
 // yet collected included (as `jmap -histo` without :live): right after a collection that is
@@ -38,6 +39,15 @@ struct Histogram {
   std::vector<ClassCount> classes;  // those with objects, in no order
 };
 
+// What the histo command replies: one histogram's time and size.
+struct HistogramTotals {
+  int64_t time_ns = 0;
+  int64_t pause_ns = 0;
+  uint64_t classes = 0;    // with objects
+  uint64_t instances = 0;  // objects of every class
+  uint64_t bytes = 0;
+};
+
 class ClassHistogram {
  public:
   // Every `interval_ns` (0: not by time), and after every `every_gcs`-th collection (0: not by GCs).
@@ -59,13 +69,20 @@ class ClassHistogram {
   // thread did not stop: one walk at a time).
   void finish(JNIEnv* jni, int64_t timeout_ns);
 
+  // The histo command: one histogram now, on the calling thread (an agent thread), queued as
+  // the others are. A recording without histo= gets its JVMTI environment here, the first
+  // time. Under the session control mutex, so no session ends during the walk. False, with
+  // `error`, when the environment cannot be had or the walk failed.
+  bool takeNow(JNIEnv* jni, HistogramTotals& totals, std::string& error);
+
   // Writer thread: moves every histogram taken into `out` (cleared first).
   void takeAll(std::vector<Histogram>& out);
 
  private:
   static void run(void* self, JNIEnv* jni, AgentThread& thread);
-  // One walk of the heap, queued for the writer.
-  void take(JNIEnv* jni);
+  // One walk of the heap, queued for the writer; its totals in `totals` when given. False
+  // when the walk failed.
+  bool take(JNIEnv* jni, HistogramTotals* totals = nullptr);
 
   const int64_t start_ns_;
   const int64_t interval_ns_;
@@ -73,6 +90,7 @@ class ClassHistogram {
   jvmtiEnv* jvmti_ = nullptr;
   AgentThread thread_;
   std::atomic<uint64_t> gcs_finished_{0};
+  std::mutex walk_mutex_;  // one walk at a time: the thread's and the histo command's share the class tags
   std::mutex mutex_;  // the queue; nothing else is taken under it
   std::vector<Histogram> queue_;
 };

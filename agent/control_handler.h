@@ -56,6 +56,9 @@ class ControlHandler {
   virtual ControlOutcome dump(JNIEnv* jni, const std::string& path) = 0;
   // filter: changes the running session's filters.
   virtual ControlOutcome setFilter(JNIEnv* jni, const FilterChange& change) = 0;
+  // histo: a class histogram of the heap now, into the running recording. Blocks for the
+  // heap walk, which stops the JVM as long.
+  virtual ControlOutcome histogram(JNIEnv* jni) = 0;
   // detach: stop every trace and let the agent go, server included. Called after the reply
   // was sent. True: handed to a thread of its own, which stops this server (stopControl) and
   // closes `requester_fd` (the detaching client's, a duplicate the handler then owns) once

@@ -41,8 +41,8 @@ constexpr int kStreamPollMs = 100;
 // clients the recording's last bytes.
 constexpr int64_t kFinalStreamNs = 2'000'000'000;
 
-const char* const kCommands[] = {"hello",  "status", "start",  "stop", "mark",
-                                 "dump",   "stream", "filter", "detach", "close"};
+const char* const kCommands[] = {"hello",  "status", "start",  "stop",   "mark", "dump",
+                                 "stream", "filter", "histo", "detach", "close"};
 
 }  // namespace
 
@@ -390,6 +390,8 @@ void ControlServer::command(JNIEnv* jni, Client& client, const Json& request) {
     outcome = filter.has_annotations || filter.has_classes
                   ? handler_->setFilter(jni, filter)
                   : ControlOutcome::refused(protocol::error::kBadArgument, "filter takes \"filter\", \"classes\" or both");
+  } else if (cmd == "histo") {
+    outcome = handler_->histogram(jni);
   } else if (cmd == "stream") {
     client.streaming = true;
     client.stream_offset = 0;

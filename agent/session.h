@@ -90,7 +90,7 @@ struct Session {
                        (options.traces & kTraceAlloc) ? &allocs : nullptr,
                        (options.traces & kTraceLock) ? &locks : nullptr,
                        (options.traces & kTraceLock) ? &lock_owners : nullptr,
-                       histogramOn() ? &histogram : nullptr, &thread_parents, &writer_wake, start_ns, &file_path}) {}
+                       &histogram, &thread_parents, &writer_wake, start_ns, &file_path}) {}
 
   bool histogramOn() const { return options.histo_interval_ns > 0 || options.histo_gcs > 0; }
   // Mixed mode in cpu mode samples the JVM's own threads. They carry no annotation, so an
@@ -128,7 +128,7 @@ struct Session {
   LockTrace locks;
   LockOwners lock_owners;    // the writer thread's, for the lock trace
   VirtualWaits virtual_waits;  // the lock trace's waits of virtual threads
-  ClassHistogram histogram;  // its thread runs only with histo=
+  ClassHistogram histogram;  // its thread runs only with histo=; the histo command uses it in any session
   ThreadParents thread_parents;  // whatever the traces: which thread started which
   WriterThread writer_thread;
   bool recording = false;          // begun and not yet ended (under the control mutex)

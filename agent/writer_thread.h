@@ -61,7 +61,7 @@ struct WriterInputs {
   AllocTrace* allocs;  // also the live trace's deaths
   LockTrace* locks;
   LockOwners* lock_owners;  // with locks: finds the owners of long waits at each drain
-  ClassHistogram* histogram;        // null without histo=
+  ClassHistogram* histogram;        // with histo=, or a histo command
   ThreadParents* thread_parents;    // which thread started which (always)
   WriterWake* wake;                 // how the producers above end the writer's long sleeps
   int64_t start_ns;  // monotonic time 0

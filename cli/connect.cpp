@@ -91,7 +91,8 @@ Command addConnectCommand(CLI::App& parent) {
   auto args = std::make_shared<ConnectArgs>();
   CLI::App* cmd = parent.add_subcommand(
       "connect",
-      "Control a running agent (started with control=...): status, start, stop, mark, dump, stream, filter, detach, close.\n"
+      "Control a running agent (started with control=...): status, start, stop, mark, dump, stream, filter, histo, "
+      "detach, close.\n"
       "stackscope connect TARGET [--json] [--token T] [COMMAND ARGS...]: with a command, runs it once; without, "
       "an interactive prompt");
   addControlTargetArgs(cmd, args->control);

@@ -30,6 +30,8 @@ constexpr const char* kUsage =
     "                            or Ctrl-C\n"
     "  filter [FILTER] [--classes GLOBS]  replace the running recording's thread annotation filter\n"
     "                            (user:u1;application:shop*) and/or its alloc trace's classes; \"\" clears one\n"
+    "  histo                     a class histogram now (objects and bytes per class), into the recording;\n"
+    "                            the heap walk stops the JVM meanwhile (report --view histogram)\n"
     "  detach                    stop every trace and let the agent go; the JVM runs on\n"
     "  close                     close the agent's control server only; a recording goes on\n";
 
@@ -146,8 +148,8 @@ void connectToTarget(const ControlTarget& target, const InterruptScope& interrup
 }
 
 const std::vector<std::string>& controlCommandNames() {
-  static const std::vector<std::string> names = {"status", "start",  "stop",  "mark", "dump", "stream",
-                                                 "filter", "detach", "close", "help", "quit"};
+  static const std::vector<std::string> names = {"status", "start", "stop",   "mark",  "dump", "stream",
+                                                 "filter", "histo", "detach", "close", "help", "quit"};
   return names;
 }
 
@@ -274,11 +276,15 @@ int runControlCommand(protocol::Client& client, const std::vector<std::string>& 
     out << kUsage;
     return 0;
   }
-  if (name != "status" && name != "start" && name != "stop" && name != "mark" && name != "dump" && name != "stream" &&
-      name != "filter" && name != "detach" && name != "close") {
-    return refused("unknown command '" + name +
-                   "' (commands: status, start, stop, mark, dump, stream, filter, detach, close)");
+  // The agent's commands: the prompt's names but its own help and quit.
+  std::string commands;
+  bool known = false;
+  for (const std::string& command_name : controlCommandNames()) {
+    if (command_name == "help" || command_name == "quit") continue;
+    commands += (commands.empty() ? "" : ", ") + command_name;
+    known = known || command_name == name;
   }
+  if (!known) return refused("unknown command '" + name + "' (commands: " + commands + ")");
   if (name == "filter" && positional.empty() && !command.contains("classes")) {
     return refused("usage: filter [FILTER] [--classes GLOBS]");
   }

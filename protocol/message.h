@@ -15,7 +15,7 @@ namespace stackscope::protocol {
 using Json = nlohmann::ordered_json;  // keys in the order written: replies read by people too
 
 // The protocol versions this build speaks; hello picks the highest both sides know.
-inline constexpr int64_t kProtocolVersion = 2;
+inline constexpr int64_t kProtocolVersion = 3;
 inline constexpr int64_t kOldestProtocolVersion = 1;
 
 // Error codes of Reply (ok=false) and Error frames.

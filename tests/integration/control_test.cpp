@@ -125,7 +125,7 @@ TEST_F(Control, HelloStatusMarkAndDumpMatchTheRecording) {
   Client client;
   protocol_json hello;
   connect(client, hello);
-  EXPECT_EQ(hello.value("version", 0), 2);
+  EXPECT_EQ(hello.value("version", 0), 3);
   EXPECT_EQ(hello.value("pid", 0), jvm_->pid());
   EXPECT_NE(hello.value("jvm", std::string()).find("VM"), std::string::npos) << hello.dump();
 
