@@ -90,7 +90,11 @@ void ClassHistogram::finish(JNIEnv* jni, int64_t timeout_ns) {
 
 bool ClassHistogram::takeNow(JNIEnv* jni, HistogramTotals& totals, std::string& error) {
   JavaVM* vm = nullptr;
-  if (!jvmti_ && (jni->GetJavaVM(&vm) != JNI_OK || !init(vm, error))) return false;
+  if (!jvmti_ && (jni->GetJavaVM(&vm) != JNI_OK || !init(vm, error))) {
+    dispose();  // an environment without the capability: the next histo asks again
+    if (error.empty()) error = "no JavaVM for the class histogram";
+    return false;
+  }
   if (!take(jni, &totals)) {
     error = "the heap walk failed";
     return false;
